@@ -1,0 +1,39 @@
+# The room's two commands: `make run` and `make test`. Everything else is optional.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+
+.PHONY: run test lint format bench install browsers clean
+
+$(STAMP): requirements.txt requirements-dev.txt
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -r requirements-dev.txt
+	@touch $(STAMP)
+
+install: $(STAMP)
+
+run: $(STAMP)
+	$(PY) -m pokerroom.supervisor run
+
+test: $(STAMP)
+	$(PY) -m ruff check .
+	$(PY) -m pokerroom.supervisor exec -- $(PY) -m pytest $(PYTEST_ARGS)
+
+lint: $(STAMP)
+	$(PY) -m ruff check .
+	$(PY) -m ruff format --check .
+
+format: $(STAMP)
+	$(PY) -m ruff format .
+	$(PY) -m ruff check --fix .
+
+bench: $(STAMP)
+	$(PY) bench/engine.py
+
+browsers:
+	./scripts/install-browser.sh
+
+clean:
+	rm -rf var/test .pytest_cache .ruff_cache

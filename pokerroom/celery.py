@@ -1,0 +1,52 @@
+import os
+
+from celery import Celery
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "pokerroom.settings")
+
+app = Celery("pokerroom")
+app.config_from_object("django.conf:settings", namespace="CELERY")
+app.autodiscover_tasks()
+
+
+# Workers announce themselves in Redis every few seconds, so /healthz can tell at once whether any is alive
+# (a broadcast ping would make every health check wait out its whole timeout).
+HEARTBEAT_PREFIX = "room:worker:"
+HEARTBEAT_SECONDS = 5
+
+
+def _heartbeat_loop(hostname: str, stop) -> None:
+    import redis
+    from django.conf import settings
+
+    client = redis.Redis.from_url(settings.REDIS_URL, socket_timeout=2, socket_connect_timeout=2)
+    while True:
+        try:
+            client.set(HEARTBEAT_PREFIX + hostname, "1", ex=HEARTBEAT_SECONDS * 3)
+        except redis.RedisError:
+            pass  # Redis is down; /healthz says so, and the next beat tries again
+        if stop.wait(HEARTBEAT_SECONDS):
+            break
+    try:
+        client.delete(HEARTBEAT_PREFIX + hostname)
+    except redis.RedisError:
+        pass
+
+
+def _connect_heartbeat() -> None:
+    import threading
+
+    from celery.signals import worker_ready, worker_shutdown
+
+    stop = threading.Event()
+
+    @worker_ready.connect(weak=False)
+    def start(sender, **kwargs):
+        threading.Thread(target=_heartbeat_loop, args=(sender.hostname, stop), daemon=True).start()
+
+    @worker_shutdown.connect(weak=False)
+    def finish(sender, **kwargs):
+        stop.set()
+
+
+_connect_heartbeat()

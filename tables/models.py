@@ -1,0 +1,192 @@
+from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+EUR_SESSION_CAP = 100_000  # cents: SPEC 1.2, the EUR 1,000 cap per table session
+
+
+class Currency(models.TextChoices):
+    PLAY = "play", _("Play chips")
+    EUR = "eur", _("Euro")
+
+
+class Game(models.TextChoices):
+    HOLDEM = "holdem", _("Texas Hold'em")
+    OMAHA = "omaha", _("Omaha")
+    OMAHA_HILO = "omaha_hilo", _("Omaha Hi-Lo 8 or better")
+
+
+class Structure(models.TextChoices):
+    NO_LIMIT = "nl", _("No-Limit")
+    POT_LIMIT = "pl", _("Pot-Limit")
+    FIXED_LIMIT = "fl", _("Fixed-Limit")
+
+
+class RakeSchedule(models.Model):
+    """The room's rake as data (SPEC 1.2): a rate and caps by players dealt in and big blind.
+
+    `per_unit` tables (smallest chip 1) take one chip for each whole `unit` in the pots together;
+    `percent` tables take `percent_bp` basis points, rounded down to a multiple of the table's chip.
+    """
+
+    class Method(models.TextChoices):
+        PER_UNIT = "per_unit", _("One chip per whole unit of pot")
+        PERCENT = "percent", _("Percentage, rounded down to the chip")
+
+    name = models.CharField(_("name"), max_length=80, unique=True)
+    method = models.CharField(_("method"), max_length=16, choices=Method.choices)
+    unit = models.PositiveIntegerField(_("unit"), default=18, help_text=_("per_unit: pot size per chip of rake"))
+    percent_bp = models.PositiveIntegerField(
+        _("rate (basis points)"), default=550, validators=[MaxValueValidator(10_000)]
+    )
+    no_flop_no_drop = models.BooleanField(_("no flop, no drop"), default=True)
+
+    class Meta:
+        verbose_name = _("rake schedule")
+        verbose_name_plural = _("rake schedules")
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class RakeCap(models.Model):
+    """One cell of the cap table: hands with `players_min`+ players dealt in at a big blind >= `big_blind_min`.
+
+    The cap applied is the row with the highest `players_min` and then the highest `big_blind_min` that the
+    hand reaches."""
+
+    schedule = models.ForeignKey(RakeSchedule, on_delete=models.CASCADE, related_name="caps")
+    players_min = models.PositiveSmallIntegerField(_("players dealt in, from"), validators=[MinValueValidator(2)])
+    big_blind_min = models.PositiveIntegerField(_("big blind, from"), default=0)
+    cap = models.PositiveIntegerField(_("cap"))
+
+    class Meta:
+        verbose_name = _("rake cap")
+        verbose_name_plural = _("rake caps")
+        ordering = ("players_min", "big_blind_min")
+        constraints = [
+            models.UniqueConstraint(fields=("schedule", "players_min", "big_blind_min"), name="rake_cap_unique")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.players_min}+ players, big blind {self.big_blind_min}+: {self.cap}"
+
+
+class Table(models.Model):
+    name = models.CharField(_("name"), max_length=80, unique=True)
+    game = models.CharField(_("game"), max_length=16, choices=Game.choices, default=Game.HOLDEM)
+    structure = models.CharField(_("structure"), max_length=2, choices=Structure.choices, default=Structure.NO_LIMIT)
+    currency = models.CharField(_("currency"), max_length=4, choices=Currency.choices, default=Currency.PLAY)
+    chip = models.PositiveIntegerField(_("smallest chip"), default=1, validators=[MinValueValidator(1)])
+    small_blind = models.PositiveIntegerField(_("small blind"), validators=[MinValueValidator(1)])
+    big_blind = models.PositiveIntegerField(_("big blind"), validators=[MinValueValidator(1)])
+    min_buy_in = models.PositiveIntegerField(_("minimum buy-in"), blank=True)
+    max_buy_in = models.PositiveIntegerField(_("maximum buy-in"), blank=True)
+    seats = models.PositiveSmallIntegerField(
+        _("seats"), default=6, validators=[MinValueValidator(2), MaxValueValidator(10)]
+    )
+    allow_straddle = models.BooleanField(_("straddle allowed"), default=False)
+    rake_schedule = models.ForeignKey(
+        RakeSchedule, on_delete=models.PROTECT, null=True, blank=True, verbose_name=_("rake schedule")
+    )
+    action_seconds = models.PositiveSmallIntegerField(_("seconds to act"), default=20)
+    time_bank_seconds = models.PositiveSmallIntegerField(_("time bank (seconds)"), default=30)
+    bots_allowed = models.BooleanField(_("house bots may sit"), default=False)
+    is_open = models.BooleanField(_("open"), default=True)
+    seq = models.BigIntegerField(default=0, editable=False, help_text="number of the last message the table sent")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("table")
+        verbose_name_plural = _("tables")
+        ordering = ("currency", "big_blind", "name")
+        constraints = [
+            models.CheckConstraint(condition=models.Q(big_blind__gte=models.F("small_blind")), name="table_blinds"),
+            models.CheckConstraint(condition=models.Q(max_buy_in__gte=models.F("min_buy_in")), name="table_buy_in"),
+            models.CheckConstraint(
+                condition=~models.Q(currency="eur") | models.Q(min_buy_in__lte=EUR_SESSION_CAP),
+                name="table_eur_min_buy_in_within_cap",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def stakes_label(self) -> str:
+        """The seeds' name for the stakes: structure and the big blind in whole units ("NL20" = 0.20 BB)."""
+        return f"{self.structure.upper()}{self.big_blind}"
+
+    @property
+    def effective_max_buy_in(self) -> int:
+        if self.currency == Currency.EUR:
+            return min(self.max_buy_in, EUR_SESSION_CAP)
+        return self.max_buy_in
+
+    def default_buy_in_bounds(self) -> tuple[int, int]:
+        """30 to 100 big blinds (FL: small bets, which are the big blind here)."""
+        return 30 * self.big_blind, 100 * self.big_blind
+
+    def clean(self) -> None:
+        errors = {}
+        if self.small_blind and self.big_blind:
+            if self.small_blind > self.big_blind:
+                errors["small_blind"] = _("The small blind cannot be larger than the big blind.")
+            for field in ("small_blind", "big_blind"):
+                if getattr(self, field) % (self.chip or 1):
+                    errors[field] = _("Blinds must be a multiple of the smallest chip.")
+            low, high = self.default_buy_in_bounds()
+            if self.min_buy_in is None:
+                self.min_buy_in = low
+            if self.max_buy_in is None:
+                self.max_buy_in = high
+        if self.min_buy_in is not None and self.max_buy_in is not None and self.min_buy_in > self.max_buy_in:
+            errors["max_buy_in"] = _("The maximum buy-in cannot be below the minimum.")
+        if self.currency == Currency.EUR and self.min_buy_in is not None and self.min_buy_in > EUR_SESSION_CAP:
+            errors["min_buy_in"] = _("A euro table's minimum buy-in cannot exceed EUR 1,000 (the session cap).")
+        if errors:
+            raise ValidationError(errors)
+
+    def save(self, *args, **kwargs) -> None:
+        low, high = self.default_buy_in_bounds()
+        if self.min_buy_in is None:
+            self.min_buy_in = low
+        if self.max_buy_in is None:
+            self.max_buy_in = high
+        super().save(*args, **kwargs)
+        existing = set(self.seat_set.values_list("number", flat=True))
+        Seat.objects.bulk_create(
+            [Seat(table=self, number=n) for n in range(1, self.seats + 1) if n not in existing]
+        )
+
+
+class Seat(models.Model):
+    """A chair at a table. `user` is who sits there now; the money is in the cashier's seat account."""
+
+    class Status(models.TextChoices):
+        EMPTY = "empty", _("Empty")
+        WAITING_BB = "waiting_bb", _("Waiting for the big blind")
+        ACTIVE = "active", _("Playing")
+        SITTING_OUT = "sitting_out", _("Sitting out")
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seat_set")
+    number = models.PositiveSmallIntegerField(_("seat"))
+    user = models.ForeignKey("accounts.User", on_delete=models.PROTECT, null=True, blank=True, related_name="seats")
+    status = models.CharField(_("status"), max_length=16, choices=Status.choices, default=Status.EMPTY)
+    auto_muck = models.BooleanField(_("auto-muck"), default=True)
+    sat_down_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("seat")
+        verbose_name_plural = _("seats")
+        ordering = ("table", "number")
+        constraints = [
+            models.UniqueConstraint(fields=("table", "number"), name="seat_unique_number"),
+            models.UniqueConstraint(
+                fields=("table", "user"), condition=models.Q(user__isnull=False), name="seat_one_per_player"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} #{self.number}"

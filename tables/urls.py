@@ -1,0 +1,8 @@
+from django.urls import path
+
+from tables import views
+
+urlpatterns = [
+    path("", views.lobby, name="lobby"),
+    path("api/tables/", views.api_tables, name="api_tables"),
+]
