@@ -39,14 +39,19 @@ def _connect_heartbeat() -> None:
     from celery.signals import worker_ready, worker_shutdown
 
     stop = threading.Event()
+    threads: list[threading.Thread] = []
 
     @worker_ready.connect(weak=False)
     def start(sender, **kwargs):
-        threading.Thread(target=_heartbeat_loop, args=(sender.hostname, stop), daemon=True).start()
+        thread = threading.Thread(target=_heartbeat_loop, args=(sender.hostname, stop), daemon=True)
+        threads.append(thread)
+        thread.start()
 
     @worker_shutdown.connect(weak=False)
     def finish(sender, **kwargs):
         stop.set()
+        for thread in threads:
+            thread.join(timeout=3)  # its last act is to remove the worker's key
 
 
 _connect_heartbeat()

@@ -29,11 +29,12 @@ def table_next_seq(*, table_id: int) -> int:
     return row[0]
 
 
-def table_send_event_on_commit(*, table_id: int, event: str, data: dict) -> None:
+def table_send_event_on_commit(*, table_id: int, event: str, data: dict) -> int:
     """Number a public event of the table and send it to everyone watching once the transaction commits."""
     seq = table_next_seq(table_id=table_id)
     message = {"type": "event", "seq": seq, "event": event, **data}
     transaction.on_commit(lambda: group_send(table_group(table_id), message))
+    return seq
 
 
 def group_send(group: str, message: dict) -> None:

@@ -5,7 +5,7 @@ from tables.broadcast import table_send_event_on_commit
 
 
 @shared_task
-def table_announce(table_id: int, text: str) -> None:
-    """A message from the room to everyone at a table ("this table closes in 5 minutes")."""
+def table_announce(table_id: int, text: str) -> int:
+    """A message from the room to everyone at a table ("this table closes in 5 minutes"); returns its seq."""
     with transaction.atomic():
-        table_send_event_on_commit(table_id=table_id, event="announcement", data={"text": str(text)[:500]})
+        return table_send_event_on_commit(table_id=table_id, event="announcement", data={"text": str(text)[:500]})
