@@ -261,23 +261,14 @@ def plan_hand(
     # The big blind moves to the next seat clockwise that may take it; a moved tournament player who
     # just posted it elsewhere may not, unless nobody else can.
     may_take_big_blind = [seat for seat in present if not seats[seat].just_posted_big_blind]
-    candidates = [seat for seat in may_take_big_blind if seat != previous.big_blind]
-    if not candidates:
-        candidates = [seat for seat in present if seat != previous.big_blind]
-    big_blind = clockwise_from(seat_count=seat_count, after=previous.big_blind, seats=candidates)[0]
-    small_blind_pos = previous.big_blind
-    button = previous.small_blind
-    if not _strictly_clockwise_between(seat_count, button, start=big_blind, end=small_blind_pos):
-        # Only after a heads-up hand (button and small blind were one seat) or when the big blind had
-        # to wrap round past the old button: put the button right before the small blind.
-        button = (small_blind_pos - 1) % seat_count
-
+    big_blind, small_blind_pos, button = _moved_blinds(seat_count, previous, may_take_big_blind, present)
     dealt, waiting = _who_is_dealt(
         seat_count, seats, present, big_blind, button, small_blind_pos, may_take_big_blind, tournament
     )
     restarted = len(dealt) < 2
     if restarted:
         dealt, waiting = set(present), set()
+        big_blind, small_blind_pos, button = _moved_blinds(seat_count, previous, present, present)
 
     if len(dealt) == 2:
         # Heads-up: the big blind goes to the other player and the button posts the small blind.
@@ -303,6 +294,23 @@ def plan_hand(
         missed_blinds=MappingProxyType(missed),
         restarted=restarted,
     )
+
+
+def _moved_blinds(
+    seat_count: int, previous: Positions, may_take_big_blind: list[int], present: list[int]
+) -> tuple[int, int, int]:
+    """Big blind, small blind position and button by the dead-button rule (before heads-up)."""
+    candidates = [seat for seat in may_take_big_blind if seat != previous.big_blind]
+    if not candidates:
+        candidates = [seat for seat in present if seat != previous.big_blind]
+    big_blind = clockwise_from(seat_count=seat_count, after=previous.big_blind, seats=candidates)[0]
+    small_blind_pos = previous.big_blind
+    button = previous.small_blind
+    if not _strictly_clockwise_between(seat_count, button, start=big_blind, end=small_blind_pos):
+        # Only after a heads-up hand (button and small blind were one seat) or when the big blind had
+        # to wrap round past the old button: put the button right before the small blind.
+        button = (small_blind_pos - 1) % seat_count
+    return big_blind, small_blind_pos, button
 
 
 def _first_hand(
