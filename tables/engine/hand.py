@@ -1,0 +1,823 @@
+"""One hand of poker: configuration + action log -> state, legal actions, events, settlement.
+
+pokerkit (pinned) plays the betting: whose turn it is, chips moving from stacks to bets, streets ending,
+bets collected and over-bets returned, all-in detection. It is configured as a permissive no-limit game
+(minimum raise of one chip, no raise cap) because several of its limits differ from the room's rules;
+the room's limits are ours and are checked before pokerkit is asked to do anything:
+
+* minimum raise by the last *full* bet or raise (pre-flop by the big blind, by twice it with a straddle);
+* a short all-in does not reopen the betting to players who already acted unless the raises since they
+  acted add up to a full raise (pokerkit treats a first pre-flop all-in below the big blind as a full
+  raise and lets the limpers re-raise);
+* Fixed-Limit: four bets a round with the big blind as the first (pokerkit allows a fifth pre-flop); an
+  all-in of at least half a bet is a raise (counts toward the cap and reopens), less is a call;
+* Pot-Limit: highest bet + every chip in the pots and on the table + the amount to call.
+
+Cards are dealt by us from the caller's deck order (one at a time from the first seat clockwise of the
+button, a burn before each street), and the showdown, mucking and settlement are ours too, so pokerkit
+never evaluates a hand.
+
+Two ways in: :meth:`Hand.act` mutates a hand (validating first: an :class:`IllegalAction` changes
+nothing), and :func:`apply` is the pure form that returns a new hand and leaves the old one untouched.
+"""
+
+from __future__ import annotations
+
+import copy
+import warnings
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from pokerkit import Automation, BettingStructure, Card, Deck, Mode, Opening, State, Street
+
+from tables.engine.cards import card_id, card_text, high_strength, omaha_high_strength, omaha_low_strength
+from tables.engine.config import HandConfig, PostKind, Structure, Variant
+from tables.engine.pkhands import FastOmahaEightOrBetterLowHand, FastOmahaHoldemHand, FastStandardHighHand
+from tables.engine.settlement import Pot, Settlement, Strength, build_pots, return_uncalled, settle
+
+STREET_NAMES = ("preflop", "flop", "turn", "river")
+BETTING_ACTIONS = ("fold", "check", "call", "bet", "raise", "all_in")
+SHOWDOWN_ACTIONS = ("show", "muck")
+ACTIONS = BETTING_ACTIONS + SHOWDOWN_ACTIONS
+
+_AUTOMATIONS = (Automation.ANTE_POSTING, Automation.BET_COLLECTION, Automation.BLIND_OR_STRADDLE_POSTING)
+_PK_CARDS = tuple(Card.parse("".join(card_text(i) for i in range(52))))
+
+
+class IllegalAction(ValueError):
+    """An action the rules refuse. ``reason`` is written for the player; nothing was changed."""
+
+    def __init__(self, reason: str, *, code: str = "illegal_action") -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.code = code
+
+
+class Phase(StrEnum):
+    BETTING = "betting"
+    SHOWDOWN = "showdown"
+    """Waiting for a player with auto-muck off to show or muck a hand that cannot win."""
+    COMPLETE = "complete"
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """A player's decision. ``amount`` is the "to" amount on the street for bet/raise (optional for
+    call and all-in, where it must then match)."""
+
+    seat: int
+    kind: str
+    amount: int | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"seat": self.seat, "action": self.kind}
+        if self.amount is not None:
+            data["amount"] = self.amount
+        return data
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Action:
+        return cls(seat=data["seat"], kind=data["action"], amount=data.get("amount"))
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Something that happened. ``to`` is ``None`` for everyone, or the only seat allowed to see it
+    (its owner's hole cards). Mucked and folded cards never appear in any event."""
+
+    kind: str
+    data: Mapping[str, Any]
+    to: int | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"event": self.kind, **self.data}
+
+
+@dataclass(frozen=True, slots=True)
+class DeckMap:
+    """Which deck position went where, for opening the fairness commitment: each seat's hole-card
+    positions, the board positions dealt so far (flop, turn, river order) and the burns."""
+
+    hole: Mapping[int, tuple[int, ...]]
+    board: tuple[int, ...]
+    burn: tuple[int, ...]
+
+
+@dataclass(slots=True)
+class _Street:
+    """Our bookkeeping of the betting round pokerkit is playing (reset each street)."""
+
+    index: int
+    full_raise: int
+    fixed: int = 0
+    fl_level: int = 0
+    fl_count: int = 0
+    level_at_action: dict[int, int] = field(default_factory=dict)
+    count_at_action: dict[int, int] = field(default_factory=dict)
+    aggressor: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """What the player to act may do, in "to" amounts on the street."""
+
+    seat: int
+    to_call: int
+    call_to: int
+    total: int
+    can_raise: bool
+    min_to: int
+    max_to: int
+    facing_bet: bool
+
+
+class Hand:
+    """A hand in play or finished. Build it with :func:`start_hand` or :func:`replay`."""
+
+    def __init__(self, config: HandConfig) -> None:
+        self.config = config
+        self.log: list[Action] = []
+        self.events: list[Event] = []
+        self.phase = Phase.BETTING
+        self.settlement: Settlement | None = None
+        c = config
+        self._order = c.order
+        self._index = {seat: i for i, seat in enumerate(self._order)}
+        self._n = len(self._order)
+        self._deck = [card_id(text) for text in c.deck]
+        self._next = 0
+        self._hole: dict[int, list[int]] = {seat: [] for seat in self._order}
+        self._hole_pos: dict[int, list[int]] = {seat: [] for seat in self._order}
+        self._board: list[int] = []
+        self._board_pos: list[int] = []
+        self._burn_pos: list[int] = []
+        self._folded: set[int] = set()
+        self._mucked: set[int] = set()
+        self._shown: dict[int, Strength] = {}
+        self._shown_cards: set[int] = set()
+        self._showdown_queue: list[int] = []
+        self._uncontested_winner: int | None = None
+        self._winner_may_show = False
+        self._river_aggressor: int | None = None
+        self._street: _Street
+        self._dead: dict[int, int] = {seat: 0 for seat in self._order}
+        self._pk = self._make_pokerkit_state()
+        self._start_events()
+        self._advance()
+
+    # --- construction --------------------------------------------------------------------------
+
+    def _make_pokerkit_state(self) -> State:
+        c = self.config
+        n = self._n
+        blinds = [0] * n
+        antes = [0] * n
+        for seat, kind in c.posts:
+            i = self._index[seat]
+            if kind is PostKind.SMALL_BLIND:
+                blinds[i] = c.small_blind
+            elif kind is PostKind.BIG_BLIND:
+                blinds[i] = c.big_blind
+            elif kind is PostKind.STRADDLE:
+                blinds[i] = 2 * c.big_blind
+            elif kind is PostKind.ENTRY_BIG_BLIND:
+                blinds[i] = -c.big_blind  # pokerkit: a live post that does not decide who opens
+            elif kind is PostKind.DEAD_SMALL_BLIND:
+                antes[i] += c.small_blind  # dead money: into the pot, not a bet
+        for seat, ante in c.antes.items():
+            antes[self._index[seat]] += ante
+        if c.bomb_pot:
+            antes = [a + c.bomb_pot for a in antes]
+        for seat, i in self._index.items():  # pokerkit posts what the stack covers, antes first
+            self._dead[seat] = min(antes[i], c.stacks[seat])
+        if n == 2:  # pokerkit reads heads-up blinds and antes in reverse order
+            blinds.reverse()
+            antes.reverse()
+        holes = (False,) * c.variant.hole_cards
+        step = c.chip
+        if c.bomb_pot:
+            streets = (
+                Street(True, holes, 3, False, Opening.POSITION, step, None),
+                Street(True, (), 1, False, Opening.POSITION, step, None),
+                Street(True, (), 1, False, Opening.POSITION, step, None),
+            )
+        else:
+            streets = (
+                Street(False, holes, 0, False, Opening.POSITION, step, None),
+                Street(True, (), 3, False, Opening.POSITION, step, None),
+                Street(True, (), 1, False, Opening.POSITION, step, None),
+                Street(True, (), 1, False, Opening.POSITION, step, None),
+            )
+        if c.variant is Variant.HOLDEM:
+            hand_types: tuple[type, ...] = (FastStandardHighHand,)
+        elif c.variant is Variant.OMAHA:
+            hand_types = (FastOmahaHoldemHand,)
+        else:
+            hand_types = (FastOmahaHoldemHand, FastOmahaEightOrBetterLowHand)
+        return State(
+            _AUTOMATIONS,
+            Deck.STANDARD,
+            hand_types,
+            streets,
+            BettingStructure.NO_LIMIT,
+            False,
+            antes,
+            blinds,
+            0,
+            [c.stacks[seat] for seat in self._order],
+            n,
+            mode=Mode.CASH_GAME,
+        )
+
+    def _start_events(self) -> None:
+        c = self.config
+        self._emit(
+            "hand_started",
+            button=c.button,
+            seats=list(self._order),
+            stacks={str(s): c.stacks[s] for s in self._order},
+            variant=c.variant.value,
+            structure=c.structure.value,
+        )
+        pk = self._pk
+        posted_dead = {seat: 0 for seat in self._order}
+        for seat, kind in c.posts:
+            if kind is PostKind.DEAD_SMALL_BLIND:
+                posted_dead[seat] += c.small_blind
+        for seat in self._order:
+            i = self._index[seat]
+            contributed = c.stacks[seat] - pk.stacks[i]
+            live = pk.bets[i]
+            dead = contributed - live
+            if dead:
+                self._emit("posted", seat=seat, kind="dead", amount=dead)
+            if live:
+                kinds = [k.value for s, k in c.posts if s == seat and k is not PostKind.DEAD_SMALL_BLIND]
+                self._emit("posted", seat=seat, kind=kinds[0] if kinds else "blind", amount=live)
+
+    # --- public read side ------------------------------------------------------------------------
+
+    @property
+    def order(self) -> tuple[int, ...]:
+        return self._order
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase is Phase.COMPLETE
+
+    @property
+    def action_no(self) -> int:
+        """Actions taken so far: the number a client's ``act`` must carry (PROTOCOL.md)."""
+        return len(self.log)
+
+    @property
+    def to_act(self) -> int | None:
+        """The seat whose decision the hand waits for, or ``None``."""
+        if self.phase is Phase.BETTING:
+            index = self._pk.actor_index
+            return None if index is None else self._order[index]
+        if self.phase is Phase.SHOWDOWN:
+            return self._showdown_queue[0]
+        return None
+
+    @property
+    def street(self) -> str:
+        return STREET_NAMES[self._street.index]
+
+    @property
+    def board(self) -> list[str]:
+        return [card_text(card) for card in self._board]
+
+    def hole_cards(self, seat: int) -> list[str]:
+        """A seat's own cards (for its owner; never send another player's unshown cards)."""
+        return [card_text(card) for card in self._hole[seat]]
+
+    def shown_cards(self) -> dict[int, list[str]]:
+        """Hands turned up so far: what everyone may see."""
+        return {seat: self.hole_cards(seat) for seat in self._order if seat in self._shown_cards}
+
+    @property
+    def stacks(self) -> dict[int, int]:
+        if self.settlement is not None:
+            return dict(self.settlement.finishing_stacks)
+        return {seat: self._pk.stacks[i] for seat, i in self._index.items()}
+
+    @property
+    def bets(self) -> dict[int, int]:
+        if self.phase is not Phase.BETTING:
+            return {seat: 0 for seat in self._order}
+        return {seat: self._pk.bets[i] for seat, i in self._index.items()}
+
+    @property
+    def folded(self) -> frozenset[int]:
+        return frozenset(self._folded)
+
+    @property
+    def mucked(self) -> frozenset[int]:
+        return frozenset(self._mucked)
+
+    def contributions(self) -> dict[int, int]:
+        """Live chips each seat has put in so far (blinds and bets, over-bets already returned);
+        dead money is in :meth:`dead_money`."""
+        pk = self._pk
+        dead = self._dead
+        return {seat: self.config.stacks[seat] - pk.stacks[i] - dead[seat] for seat, i in self._index.items()}
+
+    def dead_money(self) -> dict[int, int]:
+        """Antes, dead small blinds and bomb-pot posts per seat: in the main pot, nobody's bet."""
+        return dict(self._dead)
+
+    def pots(self) -> list[Pot]:
+        """Pots formed so far (bets of the street in progress not yet counted)."""
+        bets = self.bets
+        collected = {seat: amount - bets[seat] for seat, amount in self.contributions().items()}
+        return build_pots(
+            order=self._order, contributions=collected, folded=self._folded, dead=sum(self._dead.values())
+        )
+
+    def chips_total(self) -> int:
+        """Stacks + everything in the middle + rake: constant through a hand (conservation checks)."""
+        if self.settlement is not None:
+            return sum(self.settlement.finishing_stacks.values()) + self.settlement.rake
+        return sum(self._pk.stacks) + sum(self.contributions().values()) + sum(self._dead.values())
+
+    @property
+    def deck_map(self) -> DeckMap:
+        return DeckMap(
+            hole={seat: tuple(self._hole_pos[seat]) for seat in self._order},
+            board=tuple(self._board_pos),
+            burn=tuple(self._burn_pos),
+        )
+
+    def public_positions(self) -> list[int]:
+        """Deck positions whose cards became public: the board and the hands shown."""
+        shown = [p for seat in self._order if seat in self._shown_cards for p in self._hole_pos[seat]]
+        return sorted(self._board_pos + shown)
+
+    @property
+    def winner_may_show(self) -> int | None:
+        """The uncontested winner, while they may still choose to show (default: muck)."""
+        return self._uncontested_winner if self._winner_may_show else None
+
+    def limits(self) -> Limits | None:
+        """The betting limits of the player to act, or ``None`` outside the betting."""
+        if self.phase is not Phase.BETTING or self._pk.actor_index is None:
+            return None
+        return self._limits(self._pk.actor_index)
+
+    def legal_actions(self) -> list[dict[str, int | str]]:
+        """PROTOCOL.md's ``legal`` list for the player to act: ``{action, min, max}`` in "to" amounts."""
+        if self.phase is Phase.SHOWDOWN:
+            return [{"action": "show", "min": 0, "max": 0}, {"action": "muck", "min": 0, "max": 0}]
+        limits = self.limits()
+        if limits is None:
+            return []
+        legal: list[dict[str, int | str]] = [{"action": "fold", "min": 0, "max": 0}]
+        if limits.to_call == 0:
+            legal.append({"action": "check", "min": 0, "max": 0})
+        else:
+            legal.append({"action": "call", "min": limits.call_to, "max": limits.call_to})
+        if limits.can_raise and limits.total >= limits.min_to:
+            kind = "raise" if limits.facing_bet else "bet"
+            legal.append({"action": kind, "min": limits.min_to, "max": limits.max_to})
+        if self._all_in_allowed(limits):
+            legal.append({"action": "all_in", "min": limits.total, "max": limits.total})
+        return legal
+
+    # --- acting ----------------------------------------------------------------------------------
+
+    def act(self, action: Action) -> list[Event]:
+        """Apply ``action`` in place and return the events it caused; :class:`IllegalAction` (nothing
+        changed) when the rules refuse it."""
+        plan = self._check(action)
+        start = len(self.events)
+        self.log.append(action)
+        self._execute(action, plan)
+        return self.events[start:]
+
+    def copy(self) -> Hand:
+        return copy.deepcopy(self)
+
+    def _check(self, action: Action) -> tuple[str, int]:
+        """Validate without changing anything. Returns (operation, "to" amount) for :meth:`_execute`."""
+        if not isinstance(action, Action):
+            raise IllegalAction("not an action")
+        seat, kind, amount = action.seat, action.kind, action.amount
+        if type(seat) is not int:
+            raise IllegalAction("the seat must be an integer", code="bad_seat")
+        if kind not in ACTIONS:
+            raise IllegalAction(f"unknown action {kind!r}", code="bad_action")
+        if amount is not None:
+            if type(amount) is not int:
+                raise IllegalAction("the amount must be a whole number of chips", code="bad_amount")
+            if amount < 0:
+                raise IllegalAction("the amount cannot be negative", code="bad_amount")
+        if seat not in self._index:
+            raise IllegalAction(f"seat {seat} is not in this hand", code="not_in_hand")
+        if self.phase is Phase.COMPLETE:
+            if kind in SHOWDOWN_ACTIONS and seat == self.winner_may_show:
+                return (kind, 0)
+            raise IllegalAction("the hand is over", code="hand_over")
+        if seat != self.to_act:
+            raise IllegalAction("it is not your turn", code="not_your_turn")
+        if self.phase is Phase.SHOWDOWN:
+            if kind not in SHOWDOWN_ACTIONS:
+                raise IllegalAction("at the showdown you can only show or muck", code="bad_action")
+            return (kind, 0)
+        if kind in SHOWDOWN_ACTIONS:
+            raise IllegalAction("there is no showdown yet", code="bad_action")
+        limits = self._limits(self._index[seat])
+        if kind == "fold":
+            return ("fold", 0)
+        if kind == "check":
+            if limits.to_call:
+                raise IllegalAction(f"you cannot check: {limits.to_call} to call", code="cannot_check")
+            return ("check", 0)
+        if kind == "call":
+            if not limits.to_call:
+                raise IllegalAction("there is nothing to call: check", code="cannot_call")
+            if amount is not None and amount != limits.call_to:
+                raise IllegalAction(f"calling makes your bet {limits.call_to}", code="bad_amount")
+            return ("call", limits.call_to)
+        if kind == "all_in":
+            if amount is not None and amount != limits.total:
+                raise IllegalAction(f"all-in is {limits.total}", code="bad_amount")
+            if not self._all_in_allowed(limits):
+                raise IllegalAction("you cannot go all-in here", code="cannot_raise")
+            return ("call" if limits.total <= limits.call_to else "raise", limits.total)
+        # bet / raise
+        if kind == "bet" and limits.facing_bet:
+            raise IllegalAction("there is a bet already: raise", code="cannot_bet")
+        if kind == "raise" and not limits.facing_bet:
+            raise IllegalAction("there is no bet to raise: bet", code="cannot_raise")
+        if amount is None:
+            raise IllegalAction(f"{kind} needs an amount", code="bad_amount")
+        if not limits.can_raise:
+            raise IllegalAction(self._why_no_raise(limits), code="cannot_raise")
+        if amount == limits.total and self._all_in_allowed(limits):
+            return ("raise", amount)  # all-in, possibly for less than a full raise
+        if amount % self.config.chip:
+            raise IllegalAction(f"amounts go in steps of {self.config.chip}", code="bad_amount")
+        if amount > limits.total:
+            raise IllegalAction(f"you have only {limits.total}", code="bad_amount")
+        if amount < limits.min_to:
+            raise IllegalAction(f"the minimum {kind} is to {limits.min_to}", code="below_min")
+        if amount > limits.max_to:
+            raise IllegalAction(f"the maximum {kind} is to {limits.max_to}", code="above_max")
+        return ("raise", amount)
+
+    def _why_no_raise(self, limits: Limits) -> str:
+        if limits.total <= limits.call_to:
+            return "you can only call all-in"
+        if self.config.structure is Structure.FIXED_LIMIT and self._street.fl_count >= 4:
+            return "the betting is capped: four bets a round"
+        return "the betting was not reopened to you: call or fold"
+
+    def _all_in_allowed(self, limits: Limits) -> bool:
+        if limits.total <= limits.call_to:
+            return True
+        return limits.can_raise and limits.total <= limits.max_to
+
+    def _limits(self, index: int) -> Limits:
+        pk = self._pk
+        c = self.config
+        st = self._street
+        bets = pk.bets
+        top = max(bets)
+        bet = bets[index]
+        stack = pk.stacks[index]
+        total = bet + stack
+        to_call = min(top - bet, stack)
+        can_raise = stack > top - bet
+        if can_raise:
+            can_raise = any(
+                i != index and pk.statuses[i] and pk.stacks[i] + bets[i] > top for i in range(self._n)
+            )
+        fixed = c.structure is Structure.FIXED_LIMIT
+        if can_raise:
+            if fixed:
+                if st.fl_count >= 4:
+                    can_raise = False
+                elif index in st.count_at_action and st.count_at_action[index] == st.fl_count:
+                    can_raise = False
+            elif index in st.level_at_action and top - st.level_at_action[index] < st.full_raise:
+                can_raise = False
+        if fixed:
+            min_to = max(st.fl_level + st.fixed, top + c.chip)
+            max_to = min_to
+        else:
+            min_to = top + st.full_raise
+            if c.structure is Structure.POT_LIMIT:
+                in_middle = sum(c.stacks[s] - pk.stacks[i] for s, i in self._index.items())
+                max_to = max(min_to, 2 * top - bet + in_middle)
+            else:
+                max_to = total
+        max_to = min(max_to, total)
+        return Limits(
+            seat=self._order[index],
+            to_call=to_call,
+            call_to=bet + to_call,
+            total=total,
+            can_raise=can_raise,
+            min_to=min_to,
+            max_to=max_to,
+            facing_bet=top > 0,
+        )
+
+    def _execute(self, action: Action, plan: tuple[str, int]) -> None:
+        operation, amount = plan
+        seat = action.seat
+        if self.phase is Phase.COMPLETE:  # the uncontested winner's optional show
+            self._winner_may_show = False
+            if operation == "show":
+                self._show(seat)
+            else:
+                self._emit("mucked", seat=seat)
+            return
+        if self.phase is Phase.SHOWDOWN:
+            self._showdown_queue.pop(0)
+            if operation == "show":
+                self._show(seat)
+            else:
+                self._muck(seat)
+            self._continue_showdown()
+            return
+        pk = self._pk
+        index = self._index[seat]
+        st = self._street
+        top = max(pk.bets)
+        before = pk.bets[index]
+        if operation == "fold":
+            if pk.bets[index] >= top:
+                with warnings.catch_warnings():  # fold is always allowed (SPEC 1.1); pokerkit warns
+                    warnings.simplefilter("ignore")
+                    pk.fold()
+            else:
+                pk.fold()
+            self._folded.add(seat)
+        elif operation in ("check", "call"):
+            pk.check_or_call()
+        else:
+            # pokerkit's own short-all-in bookkeeping would refuse raises the room allows; the room's
+            # limits were checked in _check, so pokerkit only moves the chips.
+            pk.completion_betting_or_raising_amount = 0
+            pk.consecutive_short_all_in_amounts.clear()
+            pk.complete_bet_or_raise_to(amount)
+            increment = amount - top
+            if self.config.structure is Structure.FIXED_LIMIT:
+                if 2 * (amount - st.fl_level) >= st.fixed:  # a full bet, or an all-in of half a bet or more
+                    st.fl_count += 1
+                    st.fl_level = amount
+                    st.aggressor = index
+            else:
+                if increment >= st.full_raise:
+                    st.full_raise = increment
+                st.aggressor = index
+        after = pk.bets[index] if pk.actor_indices or pk.bets[index] else before
+        kind = action.kind
+        if kind == "all_in" or (operation == "raise" and pk.stacks[index] == 0):
+            kind = "all_in"
+        self._emit(
+            "acted",
+            seat=seat,
+            action=kind,
+            amount=amount if operation in ("call", "raise") else 0,
+            stack=pk.stacks[index],
+        )
+        del after
+        st.level_at_action[index] = max(pk.bets) if any(pk.bets) else top
+        st.count_at_action[index] = st.fl_count
+        self._advance()
+
+    # --- flow ------------------------------------------------------------------------------------
+
+    def _advance(self) -> None:
+        """Deal and move on until a player has to decide or the hand is over."""
+        pk = self._pk
+        while True:
+            if pk.actor_index is not None:
+                return
+            live = [seat for seat in self._order if seat not in self._folded]
+            if len(live) == 1:
+                self._finish_uncontested(live[0])
+                return
+            if pk.all_in_status:
+                self._run_out_and_show(live)
+                return
+            if pk.card_burning_status or any(pk.board_dealing_counts) or any(pk.hole_dealing_statuses):
+                self._deal_street()
+                continue
+            # River betting over with two or more players: the showdown.
+            self._river_aggressor = self._street.aggressor if self._street.index == 3 else None
+            if any(pk.stacks[self._index[seat]] == 0 for seat in live):
+                self._run_out_and_show(live)  # someone is all-in: every hand is turned up
+            else:
+                self._start_showdown(live)
+            return
+
+    def _take(self) -> tuple[int, int]:
+        position = self._next
+        self._next += 1
+        return position, self._deck[position]
+
+    def _deal_street(self) -> None:
+        """Deal what pokerkit waits for, from our deck in the room's order, and feed it to pokerkit."""
+        pk = self._pk
+        c = self.config
+        if any(pk.hole_dealing_statuses):
+            for _ in range(c.variant.hole_cards):
+                for seat in self._order:
+                    position, card = self._take()
+                    self._hole[seat].append(card)
+                    self._hole_pos[seat].append(position)
+            for seat in self._order:
+                pk.deal_hole(tuple(_PK_CARDS[card] for card in self._hole[seat]), self._index[seat])
+                positions = self._hole_pos[seat]
+                self._emit("dealt", to=seat, seat=seat, cards=self.hole_cards(seat), positions=positions)
+            self._emit("dealt", seats=list(self._order), count=c.variant.hole_cards)
+            if not (pk.card_burning_status or any(pk.board_dealing_counts)):
+                self._begin_street(0)
+                return
+        count = pk.board_dealing_counts[0]
+        position, card = self._take()
+        self._burn_pos.append(position)
+        pk.burn_card(_PK_CARDS[card])
+        cards = []
+        for _ in range(count):
+            position, card = self._take()
+            self._board.append(card)
+            self._board_pos.append(position)
+            cards.append(card)
+        pk.deal_board(tuple(_PK_CARDS[card] for card in cards))
+        street = {5: 3, 4: 2, 3: 1}[len(self._board)]
+        self._emit("street", street=STREET_NAMES[street], cards=[card_text(x) for x in cards], board=self.board)
+        self._begin_street(street)
+
+    def _begin_street(self, index: int) -> None:
+        c = self.config
+        fixed = 0
+        if c.structure is Structure.FIXED_LIMIT:
+            assert c.small_bet is not None and c.big_bet is not None
+            fixed = c.small_bet if index <= 1 else c.big_bet
+        if index == 0:
+            full = 2 * c.big_blind if c.straddle_seat is not None else c.big_blind
+            self._street = _Street(index, full, fixed, fl_level=c.big_blind, fl_count=1)
+        else:
+            self._street = _Street(index, c.big_blind, fixed)
+
+    def _deal_rest_of_board(self) -> None:
+        while len(self._board) < 5:
+            count = 3 if not self._board else 1
+            position, _ = self._take()
+            self._burn_pos.append(position)
+            cards = []
+            for _ in range(count):
+                position, card = self._take()
+                self._board.append(card)
+                self._board_pos.append(position)
+                cards.append(card)
+            street = {5: 3, 4: 2, 3: 1}[len(self._board)]
+            self._emit("street", street=STREET_NAMES[street], cards=[card_text(x) for x in cards], board=self.board)
+
+    def _strength(self, seat: int) -> Strength:
+        hole = self._hole[seat]
+        variant = self.config.variant
+        if variant is Variant.HOLDEM:
+            return Strength(high_strength((*hole, *self._board)))
+        high = omaha_high_strength(hole, self._board)
+        if variant is Variant.OMAHA_HILO:
+            return Strength(high, omaha_low_strength(hole, self._board))
+        return Strength(high)
+
+    def _show(self, seat: int, *, evaluate: bool = True) -> None:
+        if evaluate:
+            self._shown[seat] = self._strength(seat)
+        self._shown_cards.add(seat)
+        self._emit("showdown", seat=seat, cards=self.hole_cards(seat), positions=list(self._hole_pos[seat]))
+
+    def _muck(self, seat: int) -> None:
+        self._mucked.add(seat)
+        self._emit("mucked", seat=seat)
+
+    def _run_out_and_show(self, live: list[int]) -> None:
+        """No more betting possible: every hand still in is turned up and the board is run out."""
+        for seat in live:
+            self._show(seat, evaluate=False)
+        self._deal_rest_of_board()
+        for seat in live:  # strengths on the full board
+            self._shown[seat] = self._strength(seat)
+        self._settle()
+
+    def _showdown_order(self, live: list[int]) -> list[int]:
+        start = self._river_aggressor
+        if start is None or self._order[start] not in live:
+            return list(live)
+        first = self._order[start]
+        at = live.index(first)
+        return live[at:] + live[:at]
+
+    def _start_showdown(self, live: list[int]) -> None:
+        self._showdown_queue = self._showdown_order(live)
+        self._continue_showdown()
+
+    def _can_win(self, seat: int) -> bool:
+        """Could this hand win (or tie) any pot it is eligible for, against the hands shown so far?"""
+        mine = self._strength(seat)
+        matched, _ = return_uncalled(self.contributions())
+        dead = sum(self._dead.values())
+        for pot in build_pots(order=self._order, contributions=matched, folded=self._folded, dead=dead):
+            if seat not in pot.eligible:
+                continue
+            rivals = [self._shown[s] for s in pot.eligible if s in self._shown]
+            if not rivals or mine.high >= max(r.high for r in rivals):
+                return True
+            if mine.low is not None:
+                lows = [r.low for r in rivals if r.low is not None]
+                if not lows or mine.low <= min(lows):
+                    return True
+        return False
+
+    def _continue_showdown(self) -> None:
+        queue = self._showdown_queue
+        while queue:
+            seat = queue[0]
+            if self._can_win(seat):
+                queue.pop(0)
+                self._show(seat)
+            elif self.config.auto_muck.get(seat, True):
+                queue.pop(0)
+                self._muck(seat)
+            else:
+                self.phase = Phase.SHOWDOWN
+                return
+        self._settle()
+
+    def _finish_uncontested(self, winner: int) -> None:
+        self._uncontested_winner = winner
+        self._winner_may_show = True
+        self._settle()
+
+    def _settle(self) -> None:
+        c = self.config
+        saw_flop = len(self._board) >= 3
+        self.settlement = settle(
+            order=self._order,
+            starting_stacks=c.stacks,
+            contributions=self.contributions(),
+            dead=self._dead,
+            folded=frozenset(self._folded),
+            shown={s: v for s, v in self._shown.items() if s not in self._mucked},
+            hi_lo=c.variant.hi_lo,
+            chip=c.chip,
+            rake=c.rake,
+            players_dealt=self._n,
+            big_blind=c.big_blind,
+            saw_flop=saw_flop,
+        )
+        self.phase = Phase.COMPLETE
+        for seat, amount in self.settlement.returned.items():
+            self._emit("uncalled_returned", seat=seat, amount=amount)
+        for number, pot in enumerate(self.settlement.pots):
+            self._emit("pot_awarded", pot=number, **pot.as_dict())
+        self._emit(
+            "hand_ended",
+            rake=self.settlement.rake,
+            stacks={str(s): v for s, v in self.settlement.finishing_stacks.items()},
+        )
+
+    def _emit(self, event: str, /, *, to: int | None = None, **data: Any) -> None:
+        self.events.append(Event(event, data, to))
+
+
+# --- module-level API --------------------------------------------------------------------------------
+
+
+def start_hand(*, config: HandConfig) -> Hand:
+    """Post the blinds, deal the cards and stop at the first decision (or at the end)."""
+    return Hand(config)
+
+
+def apply(hand: Hand, action: Action) -> tuple[Hand, list[Event]]:
+    """The pure form of :meth:`Hand.act`: a new hand and the events; ``hand`` itself is unchanged.
+
+    Raises :class:`IllegalAction` (with a reason for the player) when the rules refuse the action."""
+    hand._check(action)
+    new = hand.copy()
+    events = new.act(action)
+    return new, events
+
+
+def replay(*, config: HandConfig, actions: Iterable[Action | Mapping[str, Any]]) -> Hand:
+    """Rebuild a hand from its configuration and action log (the log is the truth; a pickle is at most
+    a cache)."""
+    hand = Hand(config)
+    for action in actions:
+        hand.act(action if isinstance(action, Action) else Action.from_dict(action))
+    return hand
+
+
+def visible_events(events: Sequence[Event], *, seat: int | None) -> list[Event]:
+    """The events a given seat (or a spectator, ``None``) may receive."""
+    return [event for event in events if event.to is None or event.to == seat]

@@ -1,0 +1,223 @@
+"""Settling a hand: our own, not pokerkit's (SPEC 1.1, 1.2 rake, 1.4 Hi-Lo).
+
+pokerkit merges pots after the showdown and rounds odd chips its own way; the room splits every pot on
+its own among the best hands of the players eligible for it, gives odd chips one at a time from the first
+seat clockwise after the button, halves Hi-Lo pots (odd chip to the high) and takes the rake once per hand
+over all pots. Everything here is integers and plain data, so it can be checked by hand.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from tables.engine.rake import RakeSchedule, spread_rake
+
+
+@dataclass(frozen=True, slots=True)
+class Strength:
+    """A shown hand's value: ``high`` bigger wins; ``low`` smaller wins, ``None`` = no qualifying low."""
+
+    high: int
+    low: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PotResult:
+    """One pot as players see it: gross, rake, net, who could win it and who did."""
+
+    amount: int
+    rake: int
+    net: int
+    eligible: tuple[int, ...]
+    winners: Mapping[int, int]
+    high_winners: tuple[int, ...] = ()
+    low_winners: tuple[int, ...] = ()
+
+    def as_dict(self) -> dict:
+        return {
+            "amount": self.amount,
+            "rake": self.rake,
+            "net": self.net,
+            "eligible": list(self.eligible),
+            "winners": {str(seat): won for seat, won in self.winners.items()},
+            "high_winners": list(self.high_winners),
+            "low_winners": list(self.low_winners),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Settlement:
+    """The end of a hand in money: per pot, uncalled bets returned, the rake and the final stacks."""
+
+    pots: tuple[PotResult, ...]
+    rake: int
+    returned: Mapping[int, int]
+    won: Mapping[int, int]
+    finishing_stacks: Mapping[int, int]
+    contributions: Mapping[int, int] = field(default_factory=dict)
+
+    def as_dict(self) -> dict:
+        return {
+            "pots": [pot.as_dict() for pot in self.pots],
+            "rake": self.rake,
+            "returned": {str(s): a for s, a in self.returned.items()},
+            "won": {str(s): a for s, a in self.won.items()},
+            "finishing_stacks": {str(s): a for s, a in self.finishing_stacks.items()},
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Pot:
+    amount: int
+    eligible: tuple[int, ...]
+
+
+def return_uncalled(contributions: Mapping[int, int]) -> tuple[dict[int, int], dict[int, int]]:
+    """Give the part of the biggest contribution nobody matched back to its owner, before pots form.
+
+    Returns (contributions after the return, {seat: amount returned}).
+    """
+    after = dict(contributions)
+    if len(after) < 2:
+        return after, {}
+    ranked = sorted(after.items(), key=lambda item: item[1], reverse=True)
+    (top_seat, top), (_, second) = ranked[0], ranked[1]
+    if top > second:
+        after[top_seat] = second
+        return after, {top_seat: top - second}
+    return after, {}
+
+
+def build_pots(
+    *,
+    order: Sequence[int],
+    contributions: Mapping[int, int],
+    folded: frozenset[int] | set[int],
+    dead: int = 0,
+) -> list[Pot]:
+    """Main pot, then one side pot per all-in level, each with the players still in who covered it.
+
+    ``contributions`` are live chips (blinds and bets) with uncalled chips already returned. Levels are
+    the distinct totals of the players still in; chips of folded players go into the pots their chips
+    reach (above the top level, which cannot happen once uncalled chips are returned, they would join
+    the last pot). ``dead`` money (antes, dead small blinds, bomb-pot posts) goes to the main pot: it
+    is nobody's bet, so it is never returned and every player still in can win it.
+    """
+    live = [seat for seat in order if seat not in folded]
+    levels = sorted({contributions[seat] for seat in live if contributions[seat] > 0})
+    pots: list[Pot] = []
+    previous = 0
+    for level in levels:
+        amount = sum(min(c, level) - min(c, previous) for c in contributions.values())
+        eligible = tuple(seat for seat in live if contributions[seat] >= level)
+        if amount:
+            pots.append(Pot(amount, eligible))
+        previous = level
+    beyond = sum(max(0, c - previous) for c in contributions.values())
+    if beyond:
+        if pots:
+            last = pots[-1]
+            pots[-1] = Pot(last.amount + beyond, last.eligible)
+        else:
+            pots.append(Pot(beyond, tuple(live)))
+    if dead:
+        if pots:
+            pots[0] = Pot(pots[0].amount + dead, pots[0].eligible)
+        else:
+            pots.append(Pot(dead, tuple(live)))
+    return pots
+
+
+def split_evenly(*, amount: int, winners: Sequence[int], order: Sequence[int], chip: int) -> dict[int, int]:
+    """Split ``amount`` equally in whole chips; odd chips one each from the first winner in ``order``."""
+    ordered = [seat for seat in order if seat in winners]
+    count = len(ordered)
+    share = amount // count // chip * chip
+    result = {seat: share for seat in ordered}
+    left = amount - share * count
+    index = 0
+    while left > 0:
+        step = min(chip, left)
+        result[ordered[index % count]] += step
+        left -= step
+        index += 1
+    return result
+
+
+def _best(seats: Sequence[int], strengths: Mapping[int, Strength], *, low: bool) -> tuple[int, ...]:
+    if low:
+        candidates = [s for s in seats if strengths[s].low is not None]
+        if not candidates:
+            return ()
+        best_low = min(strengths[s].low for s in candidates)  # type: ignore[type-var]
+        return tuple(s for s in candidates if strengths[s].low == best_low)
+    best_high = max(strengths[s].high for s in seats)
+    return tuple(s for s in seats if strengths[s].high == best_high)
+
+
+def settle(
+    *,
+    order: Sequence[int],
+    starting_stacks: Mapping[int, int],
+    contributions: Mapping[int, int],
+    dead: Mapping[int, int],
+    folded: frozenset[int] | set[int],
+    shown: Mapping[int, Strength],
+    hi_lo: bool,
+    chip: int,
+    rake: RakeSchedule | None,
+    players_dealt: int,
+    big_blind: int,
+    saw_flop: bool,
+) -> Settlement:
+    """Settle the money of a finished hand.
+
+    ``order`` is the odd-chip order (first seat clockwise of the button first; heads-up the big blind
+    first and the button last). ``contributions`` are live chips (blinds, bets); ``dead`` the dead
+    money each seat put in (antes, dead small blind, bomb-pot post). ``shown`` holds the strength of every hand that competes at the showdown;
+    when one player is left it may be empty (the winner need not show). Players still in who mucked are
+    in neither ``folded`` nor ``shown``: they stay in the pots' eligible lists but cannot win.
+    """
+    matched, returned = return_uncalled(contributions)
+    pots = build_pots(order=order, contributions=matched, folded=folded, dead=sum(dead.values()))
+    total = sum(pot.amount for pot in pots)
+    hand_rake = 0
+    if rake is not None:
+        hand_rake = rake.rake_for(total=total, players=players_dealt, big_blind=big_blind, saw_flop=saw_flop)
+    shares = spread_rake(pots=[pot.amount for pot in pots], rake=hand_rake, chip=chip)
+    won: dict[int, int] = {}
+    results: list[PotResult] = []
+    for pot, pot_rake in zip(pots, shares, strict=True):
+        net = pot.amount - pot_rake
+        contenders = [seat for seat in pot.eligible if seat in shown]
+        winners: dict[int, int]
+        high: tuple[int, ...] = ()
+        low: tuple[int, ...] = ()
+        if len(pot.eligible) == 1 or not contenders:
+            # Uncontested (or nobody eligible showed, which the showdown rules never allow): the
+            # first eligible player takes it.
+            high = (pot.eligible[0],)
+            winners = {pot.eligible[0]: net}
+        else:
+            high = _best(contenders, shown, low=False)
+            low = _best(contenders, shown, low=True) if hi_lo else ()
+            if low:
+                low_half = net // chip // 2 * chip
+                winners = split_evenly(amount=net - low_half, winners=high, order=order, chip=chip)
+                for seat, amount in split_evenly(amount=low_half, winners=low, order=order, chip=chip).items():
+                    winners[seat] = winners.get(seat, 0) + amount
+            else:
+                winners = split_evenly(amount=net, winners=high, order=order, chip=chip)
+        for seat, amount in winners.items():
+            won[seat] = won.get(seat, 0) + amount
+        results.append(PotResult(pot.amount, pot_rake, net, pot.eligible, winners, high, low))
+    finishing = {
+        seat: starting_stacks[seat]
+        - contributions[seat]
+        - dead.get(seat, 0)
+        + returned.get(seat, 0)
+        + won.get(seat, 0)
+        for seat in order
+    }
+    return Settlement(tuple(results), hand_rake, returned, won, finishing, dict(contributions))
