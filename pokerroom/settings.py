@@ -141,7 +141,9 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
-CELERY_BEAT_SCHEDULE: dict = {}
+CELERY_BEAT_SCHEDULE: dict = {
+    "tables-sweep": {"task": "tables.tasks.tables_sweep", "schedule": 2.0, "options": {"expires": 2.0}},
+}
 
 SECURE_SSL = _env_bool("SECURE_SSL", not DEBUG)
 if SECURE_SSL:

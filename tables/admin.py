@@ -10,7 +10,7 @@ class RakeCapInline(admin.TabularInline):
 
 @admin.register(RakeSchedule)
 class RakeScheduleAdmin(admin.ModelAdmin):
-    list_display = ("name", "method", "unit", "percent_bp", "no_flop_no_drop")
+    list_display = ("name", "method", "unit", "per_mille", "no_flop_no_drop")
     inlines = [RakeCapInline]
 
 

@@ -2,8 +2,11 @@
 
 Every message a table sends carries the next `seq`, taken in the database (so several daphne processes and
 workers agree on it), and goes out through the channel layer only once the transaction that produced it has
-committed: a rolled-back change never reaches a client.
+committed: a rolled-back change never reaches a client. The group carries public information only; each
+consumer adds its own player's cards and `legal` (tables.state.for_viewer).
 """
+
+from __future__ import annotations
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -11,31 +14,59 @@ from django.db import connection, transaction
 
 from tables.models import Table
 
+LOBBY_GROUP = "lobby"
+
 
 def table_group(table_id: int) -> str:
     return f"table-{table_id}"
 
 
-LOBBY_GROUP = "lobby"
-
-
-def table_next_seq(*, table_id: int) -> int:
-    """Take the table's next message number. The caller's transaction holds the row until it commits."""
+def table_take_seqs(*, table_id: int, count: int = 1) -> int:
+    """Reserve `count` message numbers; returns the first. The caller's transaction holds the row."""
     with connection.cursor() as cursor:
-        cursor.execute(f"UPDATE {Table._meta.db_table} SET seq = seq + 1 WHERE id = %s RETURNING seq", [table_id])
+        cursor.execute(
+            f"UPDATE {Table._meta.db_table} SET seq = seq + %s WHERE id = %s RETURNING seq", [count, table_id]
+        )
         row = cursor.fetchone()
     if row is None:
         raise Table.DoesNotExist(f"no table {table_id}")
-    return row[0]
+    return row[0] - count + 1
 
 
 def table_send_event_on_commit(*, table_id: int, event: str, data: dict) -> int:
     """Number a public event of the table and send it to everyone watching once the transaction commits."""
-    seq = table_next_seq(table_id=table_id)
-    message = {"type": "event", "seq": seq, "event": event, **data}
-    transaction.on_commit(lambda: group_send(table_group(table_id), message))
-    return seq
+    return table_send_events_on_commit(table_id=table_id, events=[{"event": event, **data}])
 
 
-def group_send(group: str, message: dict) -> None:
-    async_to_sync(get_channel_layer().group_send)(group, {"type": "room.message", "message": message})
+def table_send_events_on_commit(*, table_id: int, events: list[dict]) -> int:
+    if not events:
+        return 0
+    first = table_take_seqs(table_id=table_id, count=len(events))
+    messages = [{"type": "event", "seq": first + i, **event} for i, event in enumerate(events)]
+    transaction.on_commit(lambda: [group_send(table_group(table_id), message) for message in messages])
+    return first + len(events) - 1
+
+
+def table_send_state_on_commit(*, table_id: int) -> None:
+    """Snapshot the table as it is now (inside the caller's transaction, under its lock) and send it after
+    commit. Consumers add each player's private part."""
+    from tables.services import hand_engine, hand_running
+    from tables.state import table_snapshot
+
+    table = Table.objects.get(pk=table_id)
+    hand = hand_running(table=table)
+    state = hand_engine(hand=hand, table=table) if hand is not None else None
+    snapshot = table_snapshot(table=table, hand=hand, state=state)
+    snapshot["seq"] = table_take_seqs(table_id=table_id)
+    transaction.on_commit(lambda: group_send(table_group(table_id), snapshot, kind="room.state"))
+
+
+def lobby_send_on_commit() -> None:
+    """Tell lobby watchers the tables changed; they get the fresh list."""
+    from tables.selectors import table_list_open
+
+    transaction.on_commit(lambda: group_send(LOBBY_GROUP, {"type": "tables", "tables": table_list_open()}))
+
+
+def group_send(group: str, message: dict, *, kind: str = "room.message") -> None:
+    async_to_sync(get_channel_layer().group_send)(group, {"type": kind, "message": message})

@@ -1,22 +1,35 @@
-"""WebSocket consumers: they parse, call one service, answer. The rules live in services and the engine."""
+"""WebSocket consumers: they parse, call one service, answer. The rules live in services and the engine.
+
+A table's group carries public information only. Each TableConsumer adds, for its own player, the hole
+cards of their seat (read once per hand from the database) and `legal` on their turn; a spectator's
+consumer adds nothing.
+"""
+
+from __future__ import annotations
 
 import json
+import time
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.db import transaction
 
+from tables import protocol, services
 from tables.broadcast import LOBBY_GROUP, table_group
-from tables.models import Table
+from tables.models import Hand, Table
 from tables.selectors import table_list_open
+from tables.state import for_viewer, table_snapshot
 
-MAX_MESSAGE_BYTES = 4096
+RATE_PER_SECOND = 10
+RATE_BURST = 20
+FLOOD_CLOSE_AFTER = 10  # refused messages in a row before the connection is closed
+CLOSE_FLOOD = 4429
+CLOSE_NO_TABLE = 4404
 
 
 class RoomConsumer(AsyncWebsocketConsumer):
-    groups_to_join: tuple[str, ...] = ()
-
     async def room_message(self, event: dict) -> None:
-        await self.send(text_data=json.dumps(event["message"], separators=(",", ":")))
+        await self.send_json(event["message"])
 
     async def send_json(self, message: dict) -> None:
         await self.send(text_data=json.dumps(message, separators=(",", ":")))
@@ -31,17 +44,143 @@ class LobbyConsumer(RoomConsumer):
     async def disconnect(self, code: int) -> None:
         await self.channel_layer.group_discard(LOBBY_GROUP, self.channel_name)
 
+    async def receive(self, text_data=None, bytes_data=None) -> None:
+        pass  # the lobby only listens
+
+
+def _fresh_snapshot(table_id: int) -> dict | None:
+    with transaction.atomic():
+        table = Table.objects.filter(pk=table_id).first()
+        if table is None:
+            return None
+        hand = services.hand_running(table=table)
+        state = services.hand_engine(hand=hand, table=table) if hand is not None else None
+        snapshot = table_snapshot(table=table, hand=hand, state=state)
+        snapshot["seq"] = table.seq
+        return snapshot
+
+
+def _hole_cards(hand_id: int, engine_seat: int) -> list[str] | None:
+    cards = Hand.objects.filter(pk=hand_id).values_list("hole_cards", flat=True).first()
+    return (cards or {}).get(str(engine_seat))
+
 
 class TableConsumer(RoomConsumer):
     async def connect(self) -> None:
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
-        exists = await database_sync_to_async(Table.objects.filter(pk=self.table_id, is_open=True).exists)()
+        self.user = self.scope.get("user")
+        self.last_seq = 0
+        self.cards: tuple[int, int, list[str] | None] | None = None  # (hand id, seat, cards)
+        self.limiter = protocol.RateLimiter(rate=RATE_PER_SECOND, burst=RATE_BURST, clock=time.monotonic)
+        self.refused_in_row = 0
+        exists = await database_sync_to_async(Table.objects.filter(pk=self.table_id).exists)()
         if not exists:
-            await self.close(code=4404)
+            await self.close(code=CLOSE_NO_TABLE)
             return
         await self.channel_layer.group_add(table_group(self.table_id), self.channel_name)
         await self.accept()
+        await self.send_fresh_state()
 
     async def disconnect(self, code: int) -> None:
         if hasattr(self, "table_id"):
             await self.channel_layer.group_discard(table_group(self.table_id), self.channel_name)
+
+    @property
+    def authenticated(self) -> bool:
+        return bool(self.user is not None and self.user.is_authenticated)
+
+    # --- outgoing ----------------------------------------------------------------------------------
+
+    async def send_fresh_state(self) -> None:
+        snapshot = await database_sync_to_async(_fresh_snapshot)(self.table_id)
+        if snapshot is not None:
+            await self.send_state(snapshot)
+
+    async def room_state(self, event: dict) -> None:
+        await self.send_state(event["message"])
+
+    async def room_message(self, event: dict) -> None:
+        self.last_seq = max(self.last_seq, event["message"].get("seq", 0))
+        await self.send_json(event["message"])
+
+    async def send_state(self, snapshot: dict) -> None:
+        self.last_seq = max(self.last_seq, snapshot.get("seq", 0))
+        seat_number = self.own_seat(snapshot)
+        cards = None
+        hand = snapshot.get("hand")
+        if seat_number is not None and hand is not None:
+            key = (hand["id"], seat_number)
+            if self.cards is None or self.cards[:2] != key:
+                found = await database_sync_to_async(_hole_cards)(hand["id"], seat_number - 1)
+                self.cards = (*key, found)
+            cards = self.cards[2]
+        await self.send_json(for_viewer(snapshot, seat_number=seat_number, hole_cards=cards))
+
+    def own_seat(self, snapshot: dict) -> int | None:
+        if not self.authenticated:
+            return None
+        for row in snapshot.get("seats", ()):
+            player = row.get("player")
+            if player and player.get("name") == self.user.username:
+                return row["seat"]
+        return None
+
+    async def send_error(self, code: str, message: str) -> None:
+        await self.send_json({"type": "error", "code": code, "message": message, "seq": self.last_seq})
+
+    # --- incoming ----------------------------------------------------------------------------------
+
+    async def receive(self, text_data=None, bytes_data=None) -> None:
+        if not self.limiter.allow():
+            self.refused_in_row += 1
+            if self.refused_in_row >= FLOOD_CLOSE_AFTER:
+                await self.close(code=CLOSE_FLOOD)
+                return
+            await self.send_error("rate_limited", "Too many messages: slow down.")
+            return
+        self.refused_in_row = 0
+        try:
+            message = protocol.parse_client_message(text_data if text_data is not None else bytes_data)
+        except protocol.ProtocolError as refused:
+            await self.send_error(refused.code, refused.message)
+            return
+        if isinstance(message, protocol.Sync):
+            await self.send_fresh_state()
+            return
+        if not self.authenticated:
+            await self.send_error("login_required", "Log in to play; spectators may only watch.")
+            return
+        try:
+            await database_sync_to_async(self.dispatch_message)(message)
+        except services.TableError as refused:
+            await self.send_error(refused.code, refused.message)
+        except Exception as refused:  # noqa: BLE001 - a domain error of the cashier, say; never a crash
+            from cashier.errors import CashierError
+
+            if isinstance(refused, CashierError):
+                await self.send_error(getattr(refused, "code", "cashier"), str(refused))
+            else:
+                raise
+
+    def dispatch_message(self, message) -> None:
+        table_id, user = self.table_id, self.user
+        match message:
+            case protocol.Act():
+                services.table_act(table_id=table_id, user=user, hand_id=message.hand_id,
+                                   action_no=message.action_no, action=message.action, amount=message.amount)
+            case protocol.Join():
+                services.seat_take(table_id=table_id, user=user, seat_number=message.seat, buy_in=message.buy_in,
+                                   post=message.post)
+            case protocol.SitOut():
+                services.seat_sit_out(table_id=table_id, user=user)
+            case protocol.SitIn():
+                services.seat_sit_in(table_id=table_id, user=user, post=message.post)
+            case protocol.TopUp():
+                services.seat_top_up(table_id=table_id, user=user, amount=message.amount)
+            case protocol.Leave():
+                services.seat_leave(table_id=table_id, user=user)
+            case protocol.Options():
+                services.seat_options(table_id=table_id, user=user, auto_muck=message.auto_muck,
+                                      straddle=message.straddle)
+            case protocol.Chat():
+                services.table_chat(table_id=table_id, user=user, text=message.text)

@@ -27,7 +27,7 @@ class RakeSchedule(models.Model):
     """The room's rake as data (SPEC 1.2): a rate and caps by players dealt in and big blind.
 
     `per_unit` tables (smallest chip 1) take one chip for each whole `unit` in the pots together;
-    `percent` tables take `percent_bp` basis points, rounded down to a multiple of the table's chip.
+    `percent` tables take `per_mille` thousandths of the pots, rounded down to a multiple of the table's chip.
     """
 
     class Method(models.TextChoices):
@@ -37,8 +37,9 @@ class RakeSchedule(models.Model):
     name = models.CharField(_("name"), max_length=80, unique=True)
     method = models.CharField(_("method"), max_length=16, choices=Method.choices)
     unit = models.PositiveIntegerField(_("unit"), default=18, help_text=_("per_unit: pot size per chip of rake"))
-    percent_bp = models.PositiveIntegerField(
-        _("rate (basis points)"), default=550, validators=[MaxValueValidator(10_000)]
+    per_mille = models.PositiveIntegerField(
+        _("rate (per mille)"), default=55, validators=[MaxValueValidator(1000)],
+        help_text=_("percent: thousandths of the pots (55 = 5.5 %)"),
     )
     no_flop_no_drop = models.BooleanField(_("no flop, no drop"), default=True)
 
@@ -95,6 +96,10 @@ class Table(models.Model):
     bots_allowed = models.BooleanField(_("house bots may sit"), default=False)
     is_open = models.BooleanField(_("open"), default=True)
     seq = models.BigIntegerField(default=0, editable=False, help_text="number of the last message the table sent")
+    hands_dealt = models.PositiveIntegerField(default=0, editable=False)
+    positions = models.JSONField(
+        null=True, blank=True, editable=False, help_text="button and blinds of the last hand played (engine seats)"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -176,6 +181,16 @@ class Seat(models.Model):
     status = models.CharField(_("status"), max_length=16, choices=Status.choices, default=Status.EMPTY)
     auto_muck = models.BooleanField(_("auto-muck"), default=True)
     sat_down_at = models.DateTimeField(null=True, blank=True)
+    # What the dead-button rule needs between hands (tables.engine.positions.SeatState).
+    is_new = models.BooleanField(default=True, help_text="not dealt a hand since sitting down")
+    post_now = models.BooleanField(default=False, help_text="posts a big blind to enter rather than wait")
+    missed_small = models.BooleanField(default=False)
+    missed_big = models.BooleanField(default=False)
+    # Between-hand requests, carried out when the hand in play ends.
+    sit_out_next = models.BooleanField(default=False)
+    leave_after_hand = models.BooleanField(default=False)
+    timeouts_in_row = models.PositiveSmallIntegerField(default=0)
+    time_bank_ms = models.PositiveIntegerField(default=0)
 
     class Meta:
         verbose_name = _("seat")
@@ -190,3 +205,50 @@ class Seat(models.Model):
 
     def __str__(self) -> str:
         return f"{self.table} #{self.number}"
+
+
+class Hand(models.Model):
+    """One hand: its configuration and its action log are the truth; everything else is derived.
+
+    `config` holds the deck order and `deck_secret` the salts: both stay on the server until the hand is
+    over, and even then only the positions a viewer may see are opened (tables.engine.fairness)."""
+
+    class Status(models.TextChoices):
+        RUNNING = "running", _("In play")
+        COMPLETE = "complete", _("Complete")
+        CANCELLED = "cancelled", _("Cancelled, bets returned")
+
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="hands")
+    number = models.PositiveIntegerField(_("hand number"))
+    status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.RUNNING)
+    config = models.JSONField()
+    actions = models.JSONField(default=list)
+    players = models.JSONField(help_text="engine seat -> {user, name, bot, session}")
+    deck_secret = models.JSONField()
+    hole_cards = models.JSONField(default=dict, help_text="engine seat -> cards; each goes to its owner only")
+    commitment = models.CharField(_("deck commitment"), max_length=64)
+    to_act = models.SmallIntegerField(null=True, blank=True, help_text="engine seat")
+    deadline = models.DateTimeField(null=True, blank=True)
+    time_bank_used = models.BooleanField(default=False)
+    result = models.JSONField(null=True, blank=True)
+    started_at = models.DateTimeField(auto_now_add=True)
+    ended_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("hand")
+        verbose_name_plural = _("hands")
+        ordering = ("-id",)
+        constraints = [
+            models.UniqueConstraint(fields=("table", "number"), name="hand_number_unique"),
+            models.UniqueConstraint(
+                fields=("table",), condition=models.Q(status="running"), name="hand_one_running_per_table"
+            ),
+        ]
+        indexes = [models.Index(fields=("status", "deadline"))]
+
+    def __str__(self) -> str:
+        return f"{self.table} hand {self.number}"
+
+    @property
+    def action_no(self) -> int:
+        return len(self.actions)

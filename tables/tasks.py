@@ -1,7 +1,15 @@
+"""Celery tasks: thin wrappers that call one service. Each carries what it guards, so a task that runs
+late or twice does nothing (a hand's decision is `(hand_id, action_no)`)."""
+
+import logging
+
 from celery import shared_task
 from django.db import transaction
 
+from tables import services
 from tables.broadcast import table_send_event_on_commit
+
+log = logging.getLogger(__name__)
 
 
 @shared_task
@@ -9,3 +17,33 @@ def table_announce(table_id: int, text: str) -> int:
     """A message from the room to everyone at a table ("this table closes in 5 minutes"); returns its seq."""
     with transaction.atomic():
         return table_send_event_on_commit(table_id=table_id, event="announcement", data={"text": str(text)[:500]})
+
+
+@shared_task
+def hand_deal_task(table_id: int) -> int | None:
+    hand = services.hand_deal(table_id=table_id)
+    return hand.id if hand is not None else None
+
+
+@shared_task
+def hand_timeout_task(hand_id: int, action_no: int) -> bool:
+    return services.hand_timeout(hand_id=hand_id, action_no=action_no)
+
+
+@shared_task
+def bot_act_task(hand_id: int, action_no: int) -> bool:
+    from tables import bots
+
+    return bots.bot_act(hand_id=hand_id, action_no=action_no)
+
+
+@shared_task
+def tables_sweep() -> dict:
+    """Every few seconds (beat): act on decisions whose timer was lost with a worker, deal at idle tables."""
+    overdue = services.hands_overdue()
+    for hand_id, action_no in overdue:
+        services.hand_timeout(hand_id=hand_id, action_no=action_no)
+    idle = services.tables_idle()
+    for table_id in idle:
+        services.hand_deal(table_id=table_id)
+    return {"overdue": len(overdue), "idle": len(idle)}

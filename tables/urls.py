@@ -5,4 +5,5 @@ from tables import views
 urlpatterns = [
     path("", views.lobby, name="lobby"),
     path("api/tables/", views.api_tables, name="api_tables"),
+    path("tables/<int:table_id>/", views.table_page, name="table"),
 ]

@@ -39,7 +39,7 @@ class Command(BaseCommand):
             name="Room 0.01 chip: 1 per 18", defaults={"method": RakeSchedule.Method.PER_UNIT, "unit": 18}
         )
         nickel, _ = RakeSchedule.objects.get_or_create(
-            name="Room 0.05 chip: 5.5 %", defaults={"method": RakeSchedule.Method.PERCENT, "percent_bp": 550}
+            name="Room 0.05 chip: 5.5 %", defaults={"method": RakeSchedule.Method.PERCENT, "per_mille": 55}
         )
         for schedule in (cent, nickel):
             for players_min, bb_min, cap in ROOM_CAPS:

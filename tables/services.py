@@ -1,0 +1,564 @@
+"""The table's services: everything a player, a timer or the dealer does to a table goes through here.
+
+Each public service runs in one short transaction that first locks the table row (`select_for_update`),
+so the actions of one table are applied one at a time whichever daphne process or Celery worker received
+them, then loads the hand from its log, asks the engine, stores the result, and leaves the broadcasts and
+the next timer to `transaction.on_commit`: a rolled-back change never reaches a client or a timer.
+
+Seat numbers: the database, the protocol and the page count seats from 1; the engine counts from 0.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import timedelta
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from tables import broadcast
+from tables.engine import fairness
+from tables.engine.config import HandConfig, PostKind
+from tables.engine.hand import Action, IllegalAction, apply, replay, start_hand
+from tables.engine.hand import Hand as EngineHand
+from tables.engine.positions import MissedBlinds, NotEnoughPlayers, Positions, SeatState, plan_hand
+from tables.engine.rake import RakeCap as EngineRakeCap
+from tables.engine.rake import RakeRule
+from tables.engine.rake import RakeSchedule as EngineRakeSchedule
+from tables.models import Hand, RakeSchedule, Seat, Table
+
+log = logging.getLogger(__name__)
+
+DEAL_PAUSE_SECONDS = 3.0
+TIMEOUTS_BEFORE_SIT_OUT = 2
+
+
+class TableError(Exception):
+    """A request the table refuses; nothing changed. `code` is for clients, `message` for people."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+# --- configuration -------------------------------------------------------------------------------
+
+
+def rake_schedule_for(*, table: Table) -> EngineRakeSchedule | None:
+    """The engine's form of the table's rake schedule (staff edit it as data in the admin)."""
+    schedule: RakeSchedule | None = table.rake_schedule
+    if schedule is None:
+        return None
+    rows = list(schedule.caps.all())
+    player_steps = sorted({row.players_min for row in rows})
+    caps = []
+    for row in rows:
+        higher_players = [p for p in player_steps if p > row.players_min]
+        higher_blinds = sorted(
+            r.big_blind_min for r in rows if r.players_min == row.players_min and r.big_blind_min > row.big_blind_min
+        )
+        caps.append(
+            EngineRakeCap(
+                min_players=row.players_min,
+                max_players=higher_players[0] - 1 if higher_players else None,
+                min_big_blind=row.big_blind_min,
+                max_big_blind=higher_blinds[0] if higher_blinds else None,
+                cap=row.cap,
+            )
+        )
+    if schedule.method == RakeSchedule.Method.PER_UNIT:
+        return EngineRakeSchedule(
+            rule=RakeRule.PER_UNIT, chip=table.chip, per_unit_amount=schedule.unit, per_unit_rake=table.chip,
+            caps=tuple(caps), no_flop_no_drop=schedule.no_flop_no_drop,
+        )
+    return EngineRakeSchedule(
+        rule=RakeRule.PER_MILLE, chip=table.chip, per_mille=schedule.per_mille, caps=tuple(caps),
+        no_flop_no_drop=schedule.no_flop_no_drop,
+    )
+
+
+# --- loading a hand ------------------------------------------------------------------------------
+
+_cache: dict[int, tuple[int, EngineHand]] = {}
+_CACHE_LIMIT = 2000
+
+
+def hand_engine(*, hand: Hand, table: Table) -> EngineHand:
+    """The engine's state of a stored hand: rebuilt from its log, or taken from this process's cache when
+    the cached state is at the same action number (the log is the truth; the cache only saves replays)."""
+    cached = _cache.get(hand.id)
+    if cached is not None and cached[0] == len(hand.actions):
+        return cached[1]
+    config = HandConfig.from_dict(hand.config, rake=rake_schedule_for(table=table))
+    state = replay(config=config, actions=hand.actions)
+    _remember(hand.id, state)
+    return state
+
+
+def _remember(hand_id: int, state: EngineHand) -> None:
+    if len(_cache) >= _CACHE_LIMIT:
+        _cache.clear()
+    _cache[hand_id] = (state.action_no, state)
+
+
+def table_lock(*, table_id: int) -> Table:
+    """Lock the table row for the rest of the caller's transaction."""
+    try:
+        return Table.objects.select_for_update().get(pk=table_id)
+    except Table.DoesNotExist:
+        raise TableError("no_table", _("This table does not exist.")) from None
+
+
+def hand_running(*, table: Table) -> Hand | None:
+    return Hand.objects.filter(table=table, status=Hand.Status.RUNNING).first()
+
+
+# --- seats ---------------------------------------------------------------------------------------
+
+
+def _seat_of(*, table: Table, user) -> Seat | None:
+    return Seat.objects.filter(table=table, user=user).first()
+
+
+def seat_take(*, table_id: int, user, seat_number: int | None, buy_in: int, post: str) -> Seat:
+    """Sit `user` down and buy in from the wallet. Caller holds nothing; this locks the table."""
+    from cashier import services as cashier
+
+    with transaction.atomic():
+        table = table_lock(table_id=table_id)
+        if not table.is_open:
+            raise TableError("table_closed", _("This table is closed."))
+        if _seat_of(table=table, user=user) is not None:
+            raise TableError("already_seated", _("You already have a seat at this table."))
+        seats = Seat.objects.select_for_update().filter(table=table).order_by("number")
+        free = [s for s in seats if s.user_id is None]
+        if seat_number is None:
+            if not free:
+                raise TableError("table_full", _("The table is full."))
+            seat = free[0]
+        else:
+            seat = next((s for s in seats if s.number == seat_number), None)
+            if seat is None:
+                raise TableError("bad_seat", _("There is no such seat at this table."))
+            if seat.user_id is not None:
+                raise TableError("seat_taken", _("This seat is taken."))
+        cashier.seat_buy_in(user=user, table=table, seat_number=seat.number, amount=buy_in)
+        seat.user = user
+        seat.status = Seat.Status.WAITING_BB
+        seat.sat_down_at = timezone.now()
+        seat.is_new = True
+        seat.post_now = post == "now"
+        seat.missed_small = seat.missed_big = False
+        seat.sit_out_next = seat.leave_after_hand = False
+        seat.timeouts_in_row = 0
+        seat.time_bank_ms = table.time_bank_seconds * 1000
+        seat.save()
+        _after_seat_change(table=table, event="seat", data={"seat": seat.number, "player": _player_json(user)})
+        return seat
+
+
+def seat_leave(*, table_id: int, user) -> None:
+    """Leave: cash out at once between hands, or after the hand in play when dealt in."""
+    with transaction.atomic():
+        table = table_lock(table_id=table_id)
+        seat = _seat_of(table=table, user=user)
+        if seat is None:
+            raise TableError("not_seated", _("You have no seat at this table."))
+        hand = hand_running(table=table)
+        if hand is not None and str(seat.number - 1) in hand.players and not _has_folded(hand, table, seat):
+            seat.leave_after_hand = True
+            seat.save(update_fields=["leave_after_hand"])
+            _after_seat_change(table=table, event="seat", data={"seat": seat.number, "leaving": True})
+            return
+        _seat_release(table=table, seat=seat)
+        _after_seat_change(table=table, event="seat", data={"seat": seat.number, "player": None})
+
+
+def _has_folded(hand: Hand, table: Table, seat: Seat) -> bool:
+    state = hand_engine(hand=hand, table=table)
+    return (seat.number - 1) in state.folded
+
+
+def _seat_release(*, table: Table, seat: Seat) -> None:
+    from cashier import services as cashier
+
+    cashier.seat_cash_out(user=seat.user, table=table)
+    seat.user = None
+    seat.status = Seat.Status.EMPTY
+    seat.sat_down_at = None
+    seat.is_new = True
+    seat.post_now = seat.missed_small = seat.missed_big = False
+    seat.sit_out_next = seat.leave_after_hand = False
+    seat.timeouts_in_row = 0
+    seat.save()
+
+
+def seat_sit_out(*, table_id: int, user) -> None:
+    with transaction.atomic():
+        table = table_lock(table_id=table_id)
+        seat = _require_seat(table=table, user=user)
+        if hand_running(table=table) is None:
+            seat.status = Seat.Status.SITTING_OUT
+            seat.sit_out_next = False
+        else:
+            seat.sit_out_next = True
+        seat.save()
+        _after_seat_change(table=table, event="seat", data={"seat": seat.number, "sitting_out": True})
+
+
+def seat_sit_in(*, table_id: int, user, post: str) -> None:
+    with transaction.atomic():
+        table = table_lock(table_id=table_id)
+        seat = _require_seat(table=table, user=user)
+        if _seat_stack(table=table, seat=seat) < table.big_blind:
+            raise TableError("no_chips", _("Top up before sitting in: your stack is below the big blind."))
+        seat.sit_out_next = False
+        seat.timeouts_in_row = 0
+        if seat.status == Seat.Status.SITTING_OUT:
+            owes = seat.is_new or seat.missed_big or seat.missed_small
+            seat.status = Seat.Status.WAITING_BB if owes else Seat.Status.ACTIVE
+        seat.post_now = post == "now"
+        seat.save()
+        _after_seat_change(table=table, event="seat", data={"seat": seat.number, "sitting_out": False})
+
+
+def seat_options(*, table_id: int, user, auto_muck: bool | None, straddle: bool | None) -> None:
+    with transaction.atomic():
+        table = table_lock(table_id=table_id)
+        seat = _require_seat(table=table, user=user)
+        if straddle:
+            raise TableError("no_straddle", _("This table does not offer the straddle."))
+        if auto_muck is not None:
+            seat.auto_muck = auto_muck
+            seat.save(update_fields=["auto_muck"])
+        _after_seat_change(table=table, event="seat", data={"seat": seat.number}, lobby=False)
+
+
+def seat_top_up(*, table_id: int, user, amount: int) -> None:
+    from cashier import services as cashier
+
+    with transaction.atomic():
+        table = table_lock(table_id=table_id)
+        seat = _require_seat(table=table, user=user)
+        hand = hand_running(table=table)
+        in_hand = hand is not None and str(seat.number - 1) in hand.players
+        if in_hand:
+            raise TableError("hand_in_progress", _("Top up between hands, once this hand is over."))
+        cashier.seat_top_up(user=user, table=table, amount=amount, hand_in_progress=False)
+        _after_seat_change(table=table, event="seat", data={"seat": seat.number, "top_up": amount}, lobby=False)
+
+
+def table_chat(*, table_id: int, user, text: str) -> None:
+    with transaction.atomic():
+        table = table_lock(table_id=table_id)
+        broadcast.table_send_event_on_commit(
+            table_id=table.id, event="chat", data={"player": user.username, "text": text}
+        )
+
+
+def _require_seat(*, table: Table, user) -> Seat:
+    seat = _seat_of(table=table, user=user)
+    if seat is None:
+        raise TableError("not_seated", _("You have no seat at this table."))
+    return seat
+
+
+def _seat_stack(*, table: Table, seat: Seat) -> int:
+    from cashier import selectors as cashier_selectors
+
+    return cashier_selectors.seat_stack(table=table, seat_number=seat.number)
+
+
+def _player_json(user) -> dict | None:
+    if user is None:
+        return None
+    return {"name": user.username, "bot": bool(user.is_bot)}
+
+
+def _after_seat_change(*, table: Table, event: str, data: dict, lobby: bool = True) -> None:
+    broadcast.table_send_event_on_commit(table_id=table.id, event=event, data=data)
+    broadcast.table_send_state_on_commit(table_id=table.id)
+    if lobby:
+        broadcast.lobby_send_on_commit()
+    transaction.on_commit(lambda: _schedule_deal(table.id, countdown=0.5))
+
+
+# --- dealing -------------------------------------------------------------------------------------
+
+
+def _seat_state(seat: Seat) -> SeatState:
+    return SeatState(
+        sitting_out=seat.status == Seat.Status.SITTING_OUT,
+        new=seat.is_new,
+        post_now=seat.post_now,
+        missed=MissedBlinds(small=seat.missed_small, big=seat.missed_big),
+    )
+
+
+def hand_deal(*, table_id: int) -> Hand | None:
+    """Deal the next hand if none is in play and at least two players are ready. Locks the table."""
+    with transaction.atomic():
+        table = table_lock(table_id=table_id)
+        if not table.is_open or hand_running(table=table) is not None:
+            return None
+        seats = {s.number - 1: s for s in Seat.objects.filter(table=table, user__isnull=False).select_related("user")}
+        stacks = _stacks_of(table=table, seats=seats.values())
+        # A player without a big blind left cannot be dealt in: sit them out until they top up.
+        for number, seat in seats.items():
+            if stacks[number] < table.big_blind and seat.status != Seat.Status.SITTING_OUT:
+                seat.status = Seat.Status.SITTING_OUT
+                seat.save(update_fields=["status"])
+        if all(seat.user.is_bot for seat in seats.values()):
+            return None  # house bots play with people, never only among themselves
+        states = {number: _seat_state(seat) for number, seat in seats.items()}
+        previous = Positions(**table.positions) if table.positions else None
+        first_button = min(states) if states else None
+        try:
+            plan = plan_hand(seat_count=table.seats, previous=previous, seats=states, first_button=first_button)
+        except NotEnoughPlayers:
+            return None
+        deck = fairness.shuffled_deck()
+        secret = fairness.commit_deck(deck=deck)
+        small_bet = table.big_blind
+        config = HandConfig(
+            variant=table.game,
+            structure=table.structure,
+            seat_count=table.seats,
+            stacks={number: stacks[number] for number in plan.dealt_in},
+            button=plan.button,
+            small_blind=table.small_blind,
+            big_blind=table.big_blind,
+            deck=tuple(deck),
+            posts=tuple((post.seat, PostKind(post.kind.value)) for post in plan.posts),
+            chip=table.chip,
+            small_bet=small_bet if table.structure == "fl" else None,
+            big_bet=2 * small_bet if table.structure == "fl" else None,
+            rake=rake_schedule_for(table=table),
+            auto_muck={number: seats[number].auto_muck for number in plan.dealt_in},
+        )
+        state = start_hand(config=config)
+        table.hands_dealt += 1
+        table.positions = {
+            "button": plan.positions.button, "small_blind": plan.positions.small_blind,
+            "big_blind": plan.positions.big_blind,
+        }
+        table.save(update_fields=["hands_dealt", "positions"])
+        for number, seat in seats.items():
+            missed = plan.missed_blinds.get(number, MissedBlinds())
+            seat.missed_small, seat.missed_big = missed.small, missed.big
+            if number in plan.dealt_in:
+                seat.is_new = False
+                seat.post_now = False
+                seat.status = Seat.Status.ACTIVE
+            elif seat.status != Seat.Status.SITTING_OUT:
+                seat.status = Seat.Status.WAITING_BB
+            seat.save(update_fields=["missed_small", "missed_big", "is_new", "post_now", "status"])
+        hand = Hand.objects.create(
+            table=table,
+            number=table.hands_dealt,
+            config=config.as_dict(),
+            actions=[],
+            players={
+                str(number): {"user": seats[number].user_id, "name": seats[number].user.username,
+                              "bot": seats[number].user.is_bot}
+                for number in plan.dealt_in
+            },
+            deck_secret=secret.to_json(),
+            commitment=secret.root_hex,
+            hole_cards={str(number): state.hole_cards(number) for number in plan.dealt_in},
+        )
+        _remember(hand.id, state)
+        _after_hand_change(table=table, hand=hand, state=state, events=state.events)
+        return hand
+
+
+def _stacks_of(*, table: Table, seats) -> dict[int, int]:
+    from cashier import selectors as cashier_selectors
+
+    by_number = cashier_selectors.seat_stacks(table=table)
+    return {seat.number - 1: by_number.get(seat.number, 0) for seat in seats}
+
+
+# --- acting --------------------------------------------------------------------------------------
+
+
+def table_act(*, table_id: int, user, hand_id: int, action_no: int, action: str, amount: int | None) -> None:
+    """A player's action in the hand. Refused with a TableError (nothing changed) when it answers another
+    decision than the one the hand waits for, or when the engine finds it illegal. Locks the table."""
+    with transaction.atomic():
+        table = table_lock(table_id=table_id)
+        hand = hand_running(table=table)
+        if hand is None or hand.id != hand_id:
+            raise TableError("stale", _("That hand is over."))
+        if hand.action_no != action_no:
+            raise TableError("stale", _("That decision has already been taken."))
+        seat = _seat_of(table=table, user=user)
+        if seat is None or str(seat.number - 1) not in hand.players:
+            raise TableError("not_in_hand", _("You are not playing this hand."))
+        state = hand_engine(hand=hand, table=table)
+        if state.to_act != seat.number - 1:
+            raise TableError("not_your_turn", _("It is not your turn."))
+        hand_apply(table=table, hand=hand, state=state, action=Action(seat=seat.number - 1, kind=action, amount=amount))
+        remaining = _remaining_ms(hand)
+        if hand.time_bank_used and remaining > 0:
+            seat.time_bank_ms = remaining  # what is left of the time bank stays in it
+        seat.timeouts_in_row = 0
+        seat.save(update_fields=["time_bank_ms", "timeouts_in_row"])
+
+
+def hand_apply(*, table: Table, hand: Hand, state: EngineHand, action: Action) -> EngineHand:
+    try:
+        new, events = apply(state, action)
+    except IllegalAction as refused:
+        raise TableError(refused.code, refused.reason) from None
+    hand.actions = [*hand.actions, action.as_dict()]
+    _remember(hand.id, new)
+    _after_hand_change(table=table, hand=hand, state=new, events=events)
+    return new
+
+
+def _remaining_ms(hand: Hand) -> int:
+    if hand.deadline is None:
+        return 0
+    return max(0, int((hand.deadline - timezone.now()).total_seconds() * 1000))
+
+
+def _after_hand_change(*, table: Table, hand: Hand, state: EngineHand, events) -> None:
+    """Store the hand's new state, then (after commit) broadcast it and set the next timer."""
+    if state.is_over:
+        _hand_finish(table=table, hand=hand, state=state)
+    else:
+        hand.to_act = state.to_act
+        hand.deadline = timezone.now() + timedelta(seconds=table.action_seconds)
+        hand.time_bank_used = False
+        hand.save()
+        decision = (hand.id, hand.action_no)
+        transaction.on_commit(lambda: _schedule_timeout(*decision, eta=hand.deadline))
+        bot_seat = hand.players.get(str(state.to_act), {})
+        if bot_seat.get("bot"):
+            transaction.on_commit(lambda: _schedule_bot(*decision))
+    public = [event.as_dict() for event in events if event.to is None]
+    broadcast.table_send_events_on_commit(table_id=table.id, events=public)
+    broadcast.table_send_state_on_commit(table_id=table.id)
+
+
+def _hand_finish(*, table: Table, hand: Hand, state: EngineHand) -> None:
+    from cashier import services as cashier
+
+    settlement = state.settlement
+    start = {int(k): v for k, v in hand.config["stacks"].items()}
+    final = dict(settlement.finishing_stacks)
+    deltas = {number + 1: final[number] - start[number] for number in start}
+    cashier.hand_settle(table=table, hand_ref=f"hand:{hand.id}", deltas=deltas, rake=settlement.rake)
+    hand.status = Hand.Status.COMPLETE
+    hand.to_act = None
+    hand.deadline = None
+    hand.ended_at = timezone.now()
+    hand.result = {
+        **settlement.as_dict(),
+        "board": state.board,
+        "shown": {str(seat + 1): cards for seat, cards in state.shown_cards().items()},
+        "public_positions": state.public_positions(),
+    }
+    hand.save()
+    _seats_after_hand(table=table, hand=hand)
+    broadcast.lobby_send_on_commit()
+    transaction.on_commit(lambda: _schedule_deal(table.id, countdown=DEAL_PAUSE_SECONDS))
+
+
+def _seats_after_hand(*, table: Table, hand: Hand) -> None:
+    """Carry out what players asked for during the hand: leave, sit out; cash out the self-excluded."""
+    from cashier import services as cashier
+
+    excluded = set(cashier.seats_to_cash_out_after_hand(table=table))
+    for seat in Seat.objects.filter(table=table, user__isnull=False).select_related("user"):
+        if seat.leave_after_hand or seat.number in excluded:
+            _seat_release(table=table, seat=seat)
+        elif seat.sit_out_next:
+            seat.status = Seat.Status.SITTING_OUT
+            seat.sit_out_next = False
+            seat.save(update_fields=["status", "sit_out_next"])
+
+
+def hand_timeout(*, hand_id: int, action_no: int) -> bool:
+    """The clock ran out on a decision: use the time bank if any is left, else check if free or fold.
+    A timer that fires late or twice finds the decision taken and does nothing. Locks the table."""
+    with transaction.atomic():
+        hand = Hand.objects.filter(pk=hand_id).only("table_id").first()
+        if hand is None:
+            return False
+        table = table_lock(table_id=hand.table_id)
+        hand = Hand.objects.get(pk=hand_id)
+        if hand.status != Hand.Status.RUNNING or hand.action_no != action_no:
+            return False
+        if hand.deadline and hand.deadline > timezone.now():
+            transaction.on_commit(lambda: _schedule_timeout(hand_id, action_no, eta=hand.deadline))
+            return False
+        state = hand_engine(hand=hand, table=table)
+        seat_no = state.to_act
+        seat = Seat.objects.filter(table=table, number=seat_no + 1).first()
+        if seat is not None and not hand.time_bank_used and seat.time_bank_ms > 0:
+            hand.deadline = timezone.now() + timedelta(milliseconds=seat.time_bank_ms)
+            hand.time_bank_used = True
+            hand.save(update_fields=["deadline", "time_bank_used"])
+            seat.time_bank_ms = 0
+            seat.save(update_fields=["time_bank_ms"])
+            transaction.on_commit(lambda: _schedule_timeout(hand_id, action_no, eta=hand.deadline))
+            broadcast.table_send_state_on_commit(table_id=table.id)
+            return True
+        legal = {item["action"] for item in state.legal_actions()}
+        kind = "check" if "check" in legal else ("muck" if "muck" in legal else "fold")
+        hand_apply(table=table, hand=hand, state=state, action=Action(seat=seat_no, kind=kind))
+        if seat is not None:
+            seat.timeouts_in_row += 1
+            if seat.timeouts_in_row >= TIMEOUTS_BEFORE_SIT_OUT:
+                seat.sit_out_next = True
+            seat.save(update_fields=["timeouts_in_row", "sit_out_next"])
+        return True
+
+
+def hands_overdue(*, grace_seconds: float = 2.0) -> list[tuple[int, int]]:
+    """Decisions whose deadline passed without a timer acting on them (a worker died): for the sweep."""
+    cutoff = timezone.now() - timedelta(seconds=grace_seconds)
+    hands = Hand.objects.filter(status=Hand.Status.RUNNING, deadline__lt=cutoff).only("id", "actions")
+    return [(hand.id, hand.action_no) for hand in hands]
+
+
+def tables_idle() -> list[int]:
+    """Open tables with no hand in play and at least two seated players: the sweep offers them a deal."""
+    from django.db.models import Count, Exists, OuterRef, Q
+
+    running = Hand.objects.filter(table=OuterRef("pk"), status=Hand.Status.RUNNING)
+    return list(
+        Table.objects.filter(is_open=True)
+        .annotate(
+            seated=Count("seat_set", filter=Q(seat_set__user__isnull=False)),
+            people=Count("seat_set", filter=Q(seat_set__user__is_bot=False)),
+            busy=Exists(running),
+        )
+        .filter(seated__gte=2, people__gte=1, busy=False)
+        .values_list("id", flat=True)
+    )
+
+
+# --- scheduling (after commit only) --------------------------------------------------------------
+
+
+def _schedule_timeout(hand_id: int, action_no: int, *, eta) -> None:
+    from tables.tasks import hand_timeout_task
+
+    hand_timeout_task.apply_async((hand_id, action_no), eta=eta)
+
+
+def _schedule_deal(table_id: int, *, countdown: float) -> None:
+    from tables.tasks import hand_deal_task
+
+    hand_deal_task.apply_async((table_id,), countdown=countdown)
+
+
+def _schedule_bot(hand_id: int, action_no: int) -> None:
+    from tables.tasks import bot_act_task
+
+    bot_act_task.apply_async((hand_id, action_no), countdown=1.0)

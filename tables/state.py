@@ -1,0 +1,109 @@
+"""The table as a client may see it (PROTOCOL.md's `state`), built once per change for everyone, plus the
+two private parts each consumer adds for its own player: their hole cards and, on their turn, `legal`.
+
+`table_snapshot` never reads a hole card: the public snapshot cannot leak one, whoever it is sent to.
+"""
+
+from __future__ import annotations
+
+from django.utils import timezone
+
+from tables.engine.hand import Hand as EngineHand
+from tables.models import Hand, Seat, Table
+from tables.selectors import table_as_json
+
+
+def _seat_status(seat: Seat, state: EngineHand | None, in_hand: bool) -> str:
+    if seat.user_id is None:
+        return "empty"
+    if state is not None and in_hand:
+        number = seat.number - 1
+        if number in state.folded:
+            return "folded"
+        if state.stacks.get(number, 0) == 0 and not state.is_over:
+            return "all_in"
+        return "active"
+    return seat.status
+
+
+def table_snapshot(*, table: Table, hand: Hand | None, state: EngineHand | None) -> dict:
+    """Everything public about the table now. `hand`/`state` are the running hand (or None)."""
+    from cashier import selectors as cashier_selectors
+
+    seats = list(Seat.objects.filter(table=table).select_related("user").order_by("number"))
+    wallet_stacks = cashier_selectors.seat_stacks(table=table)
+    shown = state.shown_cards() if state is not None else {}
+    players = hand.players if hand is not None else {}
+    seat_rows = []
+    for seat in seats:
+        number = seat.number - 1
+        in_hand = str(number) in players
+        if state is not None and in_hand:
+            stack, bet = state.stacks.get(number, 0), state.bets.get(number, 0)
+        else:
+            stack, bet = wallet_stacks.get(seat.number, 0), 0
+        holds_cards = state is not None and in_hand and number not in state.folded and number not in state.mucked
+        seat_rows.append(
+            {
+                "seat": seat.number,
+                "player": {"name": seat.user.username, "bot": seat.user.is_bot} if seat.user_id else None,
+                "stack": stack,
+                "bet": bet,
+                "status": _seat_status(seat, state, in_hand),
+                "cards": shown.get(number) if holds_cards else None,
+                "has_cards": holds_cards,
+                "time_bank_ms": seat.time_bank_ms,
+                "sitting_out_next": seat.sit_out_next,
+                "leaving": seat.leave_after_hand,
+            }
+        )
+    now = timezone.now()
+    snapshot = {
+        "type": "state",
+        "server_time": now.isoformat(),
+        "table": table_as_json(
+            table=table,
+            players=sum(1 for s in seats if s.user_id),
+            bots=sum(1 for s in seats if s.user_id and s.user.is_bot),
+        ),
+        "hand": None,
+        "seats": seat_rows,
+        "board": [],
+        "pots": [],
+        "button": table.positions["button"] + 1 if table.positions else None,
+        "to_act": None,
+        "remaining_ms": None,
+        "legal": None,
+    }
+    if hand is not None and state is not None:
+        snapshot["hand"] = {
+            "id": hand.id,
+            "number": hand.number,
+            "action_no": hand.action_no,
+            "street": state.street,
+            "deck_commitment": hand.commitment,
+        }
+        snapshot["board"] = state.board
+        snapshot["pots"] = [
+            {"amount": pot.amount, "rake": 0, "net": pot.amount, "eligible": [s + 1 for s in pot.eligible]}
+            for pot in state.pots()
+        ]
+        if state.to_act is not None:
+            snapshot["to_act"] = state.to_act + 1
+            snapshot["remaining_ms"] = max(0, int((hand.deadline - now).total_seconds() * 1000)) if hand.deadline else None
+            snapshot["_legal"] = state.legal_actions()
+    return snapshot
+
+
+def for_viewer(snapshot: dict, *, seat_number: int | None, hole_cards: list[str] | None) -> dict:
+    """The snapshot as one client receives it: its own cards in its seat, `legal` only on its turn."""
+    message = {key: value for key, value in snapshot.items() if not key.startswith("_")}
+    if seat_number is not None:
+        if hole_cards:
+            message["seats"] = [
+                {**row, "cards": list(hole_cards)} if row["seat"] == seat_number and row["has_cards"] else row
+                for row in snapshot["seats"]
+            ]
+        if snapshot.get("to_act") == seat_number:
+            message["legal"] = snapshot.get("_legal")
+    return message
