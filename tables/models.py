@@ -231,6 +231,10 @@ class Hand(models.Model):
     deadline = models.DateTimeField(null=True, blank=True)
     time_bank_used = models.BooleanField(default=False)
     result = models.JSONField(null=True, blank=True)
+    # For the lobby's figures: the pots together (gross), players dealt in, players who saw the flop.
+    pot_total = models.BigIntegerField(default=0)
+    players_dealt = models.PositiveSmallIntegerField(default=0)
+    players_saw_flop = models.PositiveSmallIntegerField(default=0)
     started_at = models.DateTimeField(auto_now_add=True)
     ended_at = models.DateTimeField(null=True, blank=True)
 

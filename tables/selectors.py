@@ -1,8 +1,13 @@
 """Read-only queries about tables, for the lobby page, the API and the lobby's live updates."""
 
-from django.db.models import Count, Q
+from datetime import timedelta
 
-from tables.models import Seat, Table
+from django.db.models import Avg, Count, Q, Sum
+from django.utils import timezone
+
+from tables.models import Hand, Seat, Table
+
+STATS_WINDOW = timedelta(hours=1)
 
 
 def _annotated(queryset):
@@ -13,8 +18,33 @@ def _annotated(queryset):
 
 
 def table_list_open() -> list[dict]:
-    """Every open table as PROTOCOL.md's `/api/tables/` entry, in one query."""
-    return [table_as_json(table=t, players=t.players, bots=t.bots) for t in _annotated(Table.objects.filter(is_open=True))]
+    """Every open table as PROTOCOL.md's `/api/tables/` entry with the lobby's figures, in two queries."""
+    tables = list(_annotated(Table.objects.filter(is_open=True)))
+    stats = table_stats(table_ids=[t.id for t in tables])
+    return [{**table_as_json(table=t, players=t.players, bots=t.bots), **stats.get(t.id, EMPTY_STATS)} for t in tables]
+
+
+EMPTY_STATS = {"avg_pot": None, "players_per_flop": None, "hands_per_hour": 0}
+
+
+def table_stats(*, table_ids: list[int]) -> dict[int, dict]:
+    """Over the last hour of complete hands: average pot, share of players who saw the flop (percent),
+    hands per hour (what lobbies of online rooms show to help players pick a table)."""
+    since = timezone.now() - STATS_WINDOW
+    rows = (
+        Hand.objects.filter(table_id__in=table_ids, status=Hand.Status.COMPLETE, ended_at__gte=since)
+        .values("table_id")
+        .annotate(hands=Count("id"), avg_pot=Avg("pot_total"), dealt=Sum("players_dealt"),
+                  saw_flop=Sum("players_saw_flop"))
+    )
+    return {
+        row["table_id"]: {
+            "avg_pot": int(row["avg_pot"] or 0),
+            "players_per_flop": round(100 * row["saw_flop"] / row["dealt"]) if row["dealt"] else None,
+            "hands_per_hour": row["hands"],
+        }
+        for row in rows
+    }
 
 
 def table_get(*, table_id: int) -> dict | None:

@@ -368,6 +368,7 @@ def hand_deal(*, table_id: int) -> Hand | None:
             deck_secret=secret.to_json(),
             commitment=secret.root_hex,
             hole_cards={str(number): state.hole_cards(number) for number in plan.dealt_in},
+            players_dealt=len(plan.dealt_in),
         )
         _remember(hand.id, state)
         _after_hand_change(table=table, hand=hand, state=state, events=state.events)
@@ -439,6 +440,9 @@ def _after_hand_change(*, table: Table, hand: Hand, state: EngineHand, events) -
         bot_seat = hand.players.get(str(state.to_act), {})
         if bot_seat.get("bot"):
             transaction.on_commit(lambda: _schedule_bot(*decision))
+    if hand.players_saw_flop == 0 and any(e.kind == "street" and e.data.get("street") == "flop" for e in events):
+        hand.players_saw_flop = len(state.order) - len(state.folded)
+        hand.save(update_fields=["players_saw_flop"])
     public = [event.as_dict() for event in events if event.to is None]
     broadcast.table_send_events_on_commit(table_id=table.id, events=public)
     broadcast.table_send_state_on_commit(table_id=table.id)
@@ -453,6 +457,7 @@ def _hand_finish(*, table: Table, hand: Hand, state: EngineHand) -> None:
     deltas = {number + 1: final[number] - start[number] for number in start}
     cashier.hand_settle(table=table, hand_ref=f"hand:{hand.id}", deltas=deltas, rake=settlement.rake)
     hand.status = Hand.Status.COMPLETE
+    hand.pot_total = sum(pot.amount for pot in settlement.pots)
     hand.to_act = None
     hand.deadline = None
     hand.ended_at = timezone.now()
