@@ -1,5 +1,698 @@
-"""Cashier services. The ledger arrives with the cashier issue; until then a new player gets nothing."""
+"""The cashier's services: every movement of money in the room goes through one of these.
+
+Conventions (HackSoft): keyword-only, typed, named `<noun>_<verb>`; each docstring says which lock the caller
+must (or must not) hold. Inside, each one locks (accounts in primary-key order), checks, then writes, in one
+`transaction.atomic()`. A refusal raises a `cashier.errors.CashierError` whose message a player can read, and
+nothing has moved. Amounts are ints of the smallest unit (cents, play chips).
+
+Table money, for the table code (see docs/cashier.md): `seat_buy_in`, `seat_top_up`, `seat_cash_out`,
+`hand_settle`, `excluded_seats_cash_out` (at the end of every hand) and the selectors `seat_buy_in_bounds`,
+`seats_to_cash_out_after_hand`."""
+
+import logging
+from collections.abc import Callable, Mapping
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from accounts.models import DepositLimit, SelfExclusion
+from cashier import hooks
+from cashier.amounts import amount_validate, currency_validate
+from cashier.errors import (
+    BuyInOutOfBounds,
+    CashierError,
+    DepositLimitExceeded,
+    ExclusionLocked,
+    HandInProgress,
+    IdempotencyConflict,
+    IdentityNotVerified,
+    InsufficientFunds,
+    InvalidAmount,
+    NotSeated,
+    RefillRefused,
+    SeatUnavailable,
+    SelfExcluded,
+    SessionCapExceeded,
+    SettlementInvalid,
+    UnknownCurrency,
+    WrongState,
+)
+from cashier.ledger import (
+    accounts_lock,
+    rake_account_get,
+    request_fingerprint,
+    system_account_get,
+    transfer_post,
+    wallet_get,
+)
+from cashier.models import Account, AccountKind, Deposit, SeatSession, Transfer, TransferKind, Withdrawal
+from cashier.providers import PaymentProvider, ProviderConflict, ProviderTimeout, provider_get
+from cashier.selectors import (
+    EXCLUSION_DAYS,
+    LIMIT_WINDOWS,
+    deposit_limit_effective,
+    deposits_sum_since,
+    seat_buy_in_bounds,
+    seat_session_recently_left,
+    seats_to_cash_out_after_hand,
+    self_exclusion_active,
+    self_exclusion_liftable_from,
+)
+from cashier.templatetags.money import format_amount
+from tables.models import EUR_SESSION_CAP, Currency, Table
+
+logger = logging.getLogger(__name__)
+
+MAX_KEY_LENGTH = 150
 
 
-def play_chips_welcome(*, user) -> None:
-    """Give a new player the welcome play chips (see PLAY_CHIPS_WELCOME)."""
+def _now(now: datetime | None) -> datetime:
+    return now or timezone.now()
+
+
+def _key_validate(key) -> str:
+    if not isinstance(key, str) or not key.strip() or len(key) > MAX_KEY_LENGTH:
+        raise CashierError(_("This request has no valid idempotency key; reload the page and try again."))
+    return key.strip()
+
+
+def _excluded_message(exclusion: SelfExclusion) -> str:
+    if exclusion.ends_at is None:
+        return _("You have excluded yourself from playing for good.")
+    return _("You have excluded yourself from playing until %(date)s.") % {
+        "date": timezone.localtime(exclusion.ends_at).strftime("%Y-%m-%d %H:%M")
+    }
+
+
+# --- play chips ------------------------------------------------------------------------------------------------
+
+
+def play_chips_welcome(*, user) -> Transfer | None:
+    """Give a new player (or house bot) the welcome play chips, PLAY_CHIPS_WELCOME, from the issuer. Once per
+    user: calling it again returns the first transfer.
+
+    Lock: none needed (takes the wallet's and the issuer's)."""
+    amount = int(getattr(settings, "PLAY_CHIPS_WELCOME", 1_000_000))
+    if amount <= 0:
+        return None
+    with transaction.atomic():
+        wallet = wallet_get(user=user, currency="play")
+        issuer = system_account_get(kind=AccountKind.PLAY_ISSUER, currency="play")
+        locked = accounts_lock(accounts=[wallet, issuer])
+        return transfer_post(
+            kind=TransferKind.WELCOME, currency="play",
+            legs=[(locked[issuer.pk], -amount), (locked[wallet.pk], amount)],
+            idempotency_key=f"welcome:{user.pk}", request_hash=request_fingerprint(welcome=user.pk), user=user,
+        )
+
+
+def play_chips_refill(*, user, now: datetime | None = None) -> Transfer:
+    """Bring a play wallet that fell below PLAY_CHIPS_REFILL_BELOW back up to PLAY_CHIPS_WELCOME; once per
+    calendar day (the room's time zone). Chips at tables do not count.
+
+    Lock: none needed (takes the wallet's and the issuer's)."""
+    now = _now(now)
+    target = int(getattr(settings, "PLAY_CHIPS_WELCOME", 1_000_000))
+    below = int(getattr(settings, "PLAY_CHIPS_REFILL_BELOW", 100_000))
+    key = f"refill:{user.pk}:{timezone.localdate(now).isoformat()}"
+    with transaction.atomic():
+        wallet = wallet_get(user=user, currency="play")
+        issuer = system_account_get(kind=AccountKind.PLAY_ISSUER, currency="play")
+        locked = accounts_lock(accounts=[wallet, issuer])
+        wallet = locked[wallet.pk]
+        if wallet.balance >= below:
+            raise RefillRefused(_("You can refill your play chips when you have less than %(amount)s.") % {
+                "amount": format_amount(below, "play")})
+        if Transfer.objects.filter(idempotency_key=key).exists():
+            raise RefillRefused(_("You have already refilled your play chips today. Come back tomorrow."))
+        amount = target - wallet.balance
+        return transfer_post(
+            kind=TransferKind.REFILL, currency="play", legs=[(locked[issuer.pk], -amount), (wallet, amount)],
+            idempotency_key=key, request_hash=request_fingerprint(refill=user.pk, amount=amount), user=user,
+        )
+
+
+def bot_wallet_fund(*, bot, amount: int) -> Transfer:
+    """Issue `amount` play chips to a house bot's own wallet (staff or the bot manager).
+
+    Lock: none needed."""
+    amount = amount_validate(amount)
+    if not bot.is_bot:
+        raise CashierError(_("Only house bots are funded this way."))
+    with transaction.atomic():
+        wallet = wallet_get(user=bot, currency="play")
+        issuer = system_account_get(kind=AccountKind.PLAY_ISSUER, currency="play")
+        locked = accounts_lock(accounts=[wallet, issuer])
+        return transfer_post(kind=TransferKind.BOT_FUNDING, currency="play",
+                             legs=[(locked[issuer.pk], -amount), (locked[wallet.pk], amount)], user=bot)
+
+
+# --- responsible gaming ----------------------------------------------------------------------------------------
+
+
+def deposit_limit_set(*, user, period: str, amount: int | None, now: datetime | None = None) -> DepositLimit:
+    """Set the player's deposit limit for `period` ("day", "week", "month"); None removes it.
+
+    A lower limit applies at once (and cancels a raise waiting); a higher one, or a removal, applies after
+    DEPOSIT_LIMIT_RAISE_DELAY_DAYS days. Lock: none needed (takes the EUR wallet's, like deposits)."""
+    now = _now(now)
+    if period not in DepositLimit.Period.values:
+        raise CashierError(_("Unknown limit period."))
+    if amount is not None:
+        amount = amount_validate(amount, allow_zero=True)
+    delay = timedelta(days=int(getattr(settings, "DEPOSIT_LIMIT_RAISE_DELAY_DAYS", 7)))
+    with transaction.atomic():
+        accounts_lock(accounts=[wallet_get(user=user, currency="eur")])
+        limit, _created = DepositLimit.objects.select_for_update().get_or_create(user=user, period=period)
+        current = deposit_limit_effective(limit, now)
+        if limit.pending_from is not None and now >= limit.pending_from:
+            limit.amount = current
+        lowering = amount is not None and (current is None or amount <= current)
+        if lowering:
+            limit.amount, limit.pending_amount, limit.pending_from = amount, None, None
+        else:
+            limit.amount, limit.pending_amount, limit.pending_from = current, amount, now + delay
+        limit.save()
+        return limit
+
+
+def player_self_exclude(
+    *, user, period: str, recorded_by=None, now: datetime | None = None,
+    hand_in_progress: Callable[[Table], bool] | None = None,
+) -> SelfExclusion:
+    """Exclude `user` from playing for `period` ("30d", "60d", "90d" or "permanent").
+
+    At once: no deposits, no sitting down. Every seat at a table where no hand is being played is cashed out
+    now; the others are flagged and cashed out by `excluded_seats_cash_out(table=...)`, which the table code
+    calls when the hand ends. `hand_in_progress(table)` defaults to the hook the table app registered.
+
+    Lock: the caller must hold no table or ledger lock (this locks each table row, then the ledger rows, in
+    the table code's order)."""
+    now = _now(now)
+    if period not in SelfExclusion.Period.values:
+        raise CashierError(_("Unknown self-exclusion period."))
+    ends_at = None if period == SelfExclusion.Period.PERMANENT else now + timedelta(days=EXCLUSION_DAYS[period])
+    with transaction.atomic():
+        wallets = [wallet_get(user=user, currency="play")]
+        if not user.is_bot:
+            wallets.append(wallet_get(user=user, currency="eur"))
+        accounts_lock(accounts=wallets)  # waits for a buy-in or deposit of this player in flight
+        current = self_exclusion_active(user=user, now=now)
+        if current is not None and (current.ends_at is None or (ends_at is not None and ends_at <= current.ends_at)):
+            raise ExclusionLocked(_excluded_message(current) + " " + _("A new self-exclusion must end later."))
+        exclusion = SelfExclusion.objects.create(
+            user=user, period=period, starts_at=now, ends_at=ends_at, created_by=recorded_by or user
+        )
+    check = hand_in_progress or hooks.hand_in_progress
+    for session in SeatSession.objects.filter(user=user, closed_at__isnull=True).select_related("table"):
+        with transaction.atomic():
+            table = Table.objects.select_for_update().get(pk=session.table_id)
+            if check(table):
+                SeatSession.objects.filter(pk=session.pk, closed_at__isnull=True).update(cash_out_after_hand=True)
+                continue
+            closed = seat_cash_out(user=user, table=table, hand_in_progress=False)
+            hooks.seat_released(closed)
+    return exclusion
+
+
+def self_exclusion_lift(*, exclusion: SelfExclusion, lifted_by, now: datetime | None = None) -> SelfExclusion:
+    """Lift a permanent self-exclusion, which is allowed only 6 months after it began. A 30/60/90-day one
+    cannot be lifted: it ends by itself.
+
+    Lock: none needed."""
+    now = _now(now)
+    with transaction.atomic():
+        exclusion = SelfExclusion.objects.select_for_update().get(pk=exclusion.pk)
+        if exclusion.lifted_at is not None:
+            raise WrongState(_("This self-exclusion was already lifted."))
+        liftable_from = self_exclusion_liftable_from(exclusion)
+        if liftable_from is None:
+            raise ExclusionLocked(_("A self-exclusion for a fixed period cannot be lifted early; it ends on %(date)s.")
+                                  % {"date": timezone.localtime(exclusion.ends_at).strftime("%Y-%m-%d")})
+        if now < liftable_from:
+            raise ExclusionLocked(_("A self-exclusion for good can be lifted only from %(date)s.")
+                                  % {"date": timezone.localtime(liftable_from).strftime("%Y-%m-%d")})
+        exclusion.lifted_at, exclusion.lifted_by = now, lifted_by
+        exclusion.save(update_fields=["lifted_at", "lifted_by"])
+        return exclusion
+
+
+def _deposit_limits_check(*, user, amount: int, now: datetime) -> None:
+    for limit in DepositLimit.objects.filter(user=user):
+        cap = deposit_limit_effective(limit, now)
+        if cap is None:
+            continue
+        used = deposits_sum_since(user=user, since=now - LIMIT_WINDOWS[limit.period])
+        if used + amount > cap:
+            raise DepositLimitExceeded(
+                _("This deposit would pass your %(period)s deposit limit of %(limit)s: you have deposited "
+                  "%(used)s in that period, so you can deposit at most %(left)s now.") % {
+                    "period": limit.get_period_display().lower(), "limit": format_amount(cap),
+                    "used": format_amount(used), "left": format_amount(max(0, cap - used)),
+                }
+            )
+
+
+# --- deposits --------------------------------------------------------------------------------------------------
+
+
+def deposit_create(
+    *, user, amount: int, card_number: str, idempotency_key: str, currency: str = "eur",
+    provider: PaymentProvider | None = None, now: datetime | None = None,
+) -> Deposit:
+    """Deposit `amount` cents from a card to the player's EUR wallet through the payment provider.
+
+    Returns the Deposit: `succeeded` (credited), `declined`, or `pending` when the provider did not answer
+    (ask again with `deposit_retry`, or send the same request again: the same key never charges twice).
+    Refused (CashierError, nothing moved): bad amount or currency, invalid card, self-excluded player, over a
+    deposit limit, the key already used with other data.
+
+    Lock: the caller must hold no lock and be outside any transaction (the provider is called in between)."""
+    now = _now(now)
+    currency = currency_validate(currency)
+    if currency != Currency.EUR:
+        raise UnknownCurrency(_("Only euros can be deposited; play chips are free."))
+    amount = amount_validate(amount)
+    key = _key_validate(idempotency_key)
+    if user.is_bot:
+        raise CashierError(_("House bots play only with play chips."))
+    provider = provider or provider_get()
+    card = provider.card_tokenize(card_number=card_number)
+    fingerprint = request_fingerprint(user=user.pk, amount=amount, currency=currency, card=card.token)
+    with transaction.atomic():
+        wallet = wallet_get(user=user, currency=currency)
+        accounts_lock(accounts=[wallet])  # one deposit decision at a time per player: the limits hold
+        deposit = Deposit.objects.select_for_update().filter(idempotency_key=key).first()
+        if deposit is not None:
+            if deposit.request_hash != fingerprint:
+                raise IdempotencyConflict(_("This deposit form was already used for a different deposit. "
+                                            "Nothing was charged; reload the page to start a new one."))
+            deposit.replayed = True
+        else:
+            exclusion = self_exclusion_active(user=user, now=now)
+            if exclusion is not None:
+                raise SelfExcluded(_excluded_message(exclusion) + " " + _("Deposits are blocked."))
+            _deposit_limits_check(user=user, amount=amount, now=now)
+            deposit = Deposit.objects.create(
+                user=user, amount=amount, currency=currency, idempotency_key=key, request_hash=fingerprint,
+                provider=provider.code, card_token=card.token, card_label=card.label, created_at=now,
+            )
+            deposit.replayed = False
+    if deposit.status != Deposit.Status.PENDING:
+        return deposit
+    replayed = deposit.replayed
+    deposit = deposit_retry(deposit=deposit, provider=provider)
+    deposit.replayed = replayed
+    return deposit
+
+
+def deposit_retry(*, deposit: Deposit, provider: PaymentProvider | None = None) -> Deposit:
+    """Ask the provider (same idempotency key) about a pending deposit and book its answer: credit the wallet
+    once, or mark it declined. Does nothing to a deposit already decided.
+
+    Lock: the caller must hold no lock and be outside any transaction."""
+    provider = provider or provider_get(deposit.provider)
+    if deposit.status != Deposit.Status.PENDING:
+        return deposit
+    try:
+        result = provider.charge(idempotency_key=f"deposit:{deposit.idempotency_key}", amount=deposit.amount,
+                                 currency=deposit.currency, token=deposit.card_token)
+    except ProviderTimeout:
+        Deposit.objects.filter(pk=deposit.pk, status=Deposit.Status.PENDING).update(
+            attempts=deposit.attempts + 1, message=_("The payment provider did not answer in time.")[:200])
+        deposit.refresh_from_db()
+        return deposit
+    except ProviderConflict as error:
+        raise IdempotencyConflict(_("The payment provider saw this request with other data.")) from error
+    with transaction.atomic():
+        wallet = wallet_get(user=deposit.user, currency=deposit.currency)
+        clearing = system_account_get(kind=AccountKind.PROVIDER_CLEARING, currency=deposit.currency,
+                                      ref=deposit.provider)
+        locked = accounts_lock(accounts=[wallet, clearing])
+        deposit = Deposit.objects.select_for_update().get(pk=deposit.pk)
+        if deposit.status != Deposit.Status.PENDING:
+            return deposit
+        deposit.attempts += 1
+        deposit.provider_ref = result.reference
+        if result.succeeded:
+            deposit.transfer = transfer_post(
+                kind=TransferKind.DEPOSIT, currency=deposit.currency,
+                legs=[(locked[clearing.pk], -deposit.amount), (locked[wallet.pk], deposit.amount)],
+                idempotency_key=f"deposit:{deposit.pk}", request_hash=deposit.request_hash, user=deposit.user,
+                memo=deposit.card_label,
+            )
+            deposit.status, deposit.message = Deposit.Status.SUCCEEDED, ""
+        else:
+            deposit.status = Deposit.Status.DECLINED
+            deposit.message = (result.message or _("The payment was declined."))[:200]
+        deposit.save()
+        return deposit
+
+
+# --- withdrawals -----------------------------------------------------------------------------------------------
+
+
+def withdrawal_request(
+    *, user, amount: int, card_number: str, idempotency_key: str, currency: str = "eur",
+    provider: PaymentProvider | None = None,
+) -> Withdrawal:
+    """Ask to withdraw `amount` cents from the EUR wallet to a card. The money moves at once to the
+    withdrawals-pending account (held) until staff approve (paid) or reject (given back). Needs a player whose
+    identity staff verified. The same key again returns the same withdrawal; with other data it is refused.
+
+    Lock: none needed (takes the wallet's and the hold account's)."""
+    currency = currency_validate(currency)
+    if currency != Currency.EUR:
+        raise UnknownCurrency(_("Only euros can be withdrawn."))
+    amount = amount_validate(amount)
+    key = _key_validate(idempotency_key)
+    if user.is_bot:
+        raise CashierError(_("House bots play only with play chips."))
+    if user.identity_verified_at is None:
+        raise IdentityNotVerified(_("Withdrawals need your identity to be verified by our staff first."))
+    provider = provider or provider_get()
+    card = provider.card_tokenize(card_number=card_number)
+    fingerprint = request_fingerprint(user=user.pk, amount=amount, currency=currency, card=card.token)
+    with transaction.atomic():
+        wallet = wallet_get(user=user, currency=currency)
+        hold = system_account_get(kind=AccountKind.WITHDRAWAL_HOLD, currency=currency)
+        locked = accounts_lock(accounts=[wallet, hold])
+        existing = Withdrawal.objects.filter(idempotency_key=key).first()
+        if existing is not None:
+            if existing.request_hash != fingerprint:
+                raise IdempotencyConflict(_("This withdrawal form was already used for a different withdrawal. "
+                                            "Nothing was moved; reload the page to start a new one."))
+            existing.replayed = True
+            return existing
+        if locked[wallet.pk].balance < amount:
+            raise InsufficientFunds(_("You cannot withdraw more than your wallet holds (%(balance)s).") % {
+                "balance": format_amount(locked[wallet.pk].balance)})
+        transfer = transfer_post(
+            kind=TransferKind.WITHDRAWAL_HOLD, currency=currency,
+            legs=[(locked[wallet.pk], -amount), (locked[hold.pk], amount)],
+            idempotency_key=f"withdrawal-hold:{key}", request_hash=fingerprint, user=user, memo=card.label,
+        )
+        withdrawal = Withdrawal.objects.create(
+            user=user, amount=amount, currency=currency, idempotency_key=key, request_hash=fingerprint,
+            provider=provider.code, destination_token=card.token, destination_label=card.label,
+            hold_transfer=transfer,
+        )
+        withdrawal.replayed = False
+        return withdrawal
+
+
+def withdrawal_reject(*, withdrawal: Withdrawal, staff_user, reason: str = "") -> Withdrawal:
+    """Staff reject a pending withdrawal: the held money goes back to the player's wallet.
+
+    Lock: none needed."""
+    with transaction.atomic():
+        locked = _withdrawal_accounts_lock(withdrawal)
+        withdrawal = Withdrawal.objects.select_for_update().get(pk=withdrawal.pk)
+        if withdrawal.status != Withdrawal.Status.PENDING:
+            raise WrongState(_("Only a pending withdrawal can be rejected; this one is %(status)s.") % {
+                "status": withdrawal.get_status_display().lower()})
+        withdrawal.final_transfer = _withdrawal_return(withdrawal, locked, reason or _("Rejected by staff"))
+        withdrawal.status = Withdrawal.Status.REJECTED
+        withdrawal.reason = (reason or "")[:200]
+        withdrawal.decided_by, withdrawal.decided_at = staff_user, timezone.now()
+        withdrawal.save()
+        return withdrawal
+
+
+def withdrawal_approve(*, withdrawal: Withdrawal, staff_user, provider: PaymentProvider | None = None) -> Withdrawal:
+    """Staff approve a pending withdrawal: the provider pays the card. Paid: the held money leaves the room
+    (to the provider's clearing account). Declined by the provider: the money goes back to the wallet
+    (`failed`). No answer: it stays `processing`; `withdrawal_payout_retry` asks again with the same key.
+
+    Lock: the caller must hold no lock and be outside any transaction (the provider is called in between)."""
+    with transaction.atomic():
+        withdrawal = Withdrawal.objects.select_for_update().get(pk=withdrawal.pk)
+        if withdrawal.status != Withdrawal.Status.PENDING:
+            raise WrongState(_("Only a pending withdrawal can be approved; this one is %(status)s.") % {
+                "status": withdrawal.get_status_display().lower()})
+        withdrawal.status = Withdrawal.Status.PROCESSING
+        withdrawal.decided_by, withdrawal.decided_at = staff_user, timezone.now()
+        withdrawal.save(update_fields=["status", "decided_by", "decided_at"])
+    return withdrawal_payout_retry(withdrawal=withdrawal, provider=provider)
+
+
+def withdrawal_payout_retry(*, withdrawal: Withdrawal, provider: PaymentProvider | None = None) -> Withdrawal:
+    """Ask the provider to pay (or what became of the payment of) an approved withdrawal, same key, and book
+    the answer. Does nothing to a withdrawal not `processing`.
+
+    Lock: the caller must hold no lock and be outside any transaction."""
+    provider = provider or provider_get(withdrawal.provider)
+    withdrawal.refresh_from_db()
+    if withdrawal.status != Withdrawal.Status.PROCESSING:
+        return withdrawal
+    try:
+        result = provider.payout(idempotency_key=f"withdrawal:{withdrawal.pk}", amount=withdrawal.amount,
+                                 currency=withdrawal.currency, token=withdrawal.destination_token)
+    except ProviderTimeout:
+        Withdrawal.objects.filter(pk=withdrawal.pk).update(attempts=withdrawal.attempts + 1)
+        withdrawal.refresh_from_db()
+        return withdrawal
+    with transaction.atomic():
+        locked = _withdrawal_accounts_lock(withdrawal)
+        withdrawal = Withdrawal.objects.select_for_update().get(pk=withdrawal.pk)
+        if withdrawal.status != Withdrawal.Status.PROCESSING:
+            return withdrawal
+        withdrawal.attempts += 1
+        withdrawal.provider_ref = result.reference
+        if result.succeeded:
+            clearing = locked["clearing"]
+            withdrawal.final_transfer = transfer_post(
+                kind=TransferKind.WITHDRAWAL_PAID, currency=withdrawal.currency,
+                legs=[(locked["hold"], -withdrawal.amount), (clearing, withdrawal.amount)],
+                idempotency_key=f"withdrawal-paid:{withdrawal.pk}", request_hash=withdrawal.request_hash,
+                user=withdrawal.user, memo=withdrawal.destination_label,
+            )
+            withdrawal.status = Withdrawal.Status.PAID
+        else:
+            withdrawal.final_transfer = _withdrawal_return(withdrawal, locked, result.message)
+            withdrawal.status = Withdrawal.Status.FAILED
+            withdrawal.reason = (result.message or _("The payment was declined."))[:200]
+        withdrawal.save()
+        return withdrawal
+
+
+def _withdrawal_accounts_lock(withdrawal: Withdrawal) -> dict:
+    wallet = wallet_get(user=withdrawal.user, currency=withdrawal.currency)
+    hold = system_account_get(kind=AccountKind.WITHDRAWAL_HOLD, currency=withdrawal.currency)
+    clearing = system_account_get(kind=AccountKind.PROVIDER_CLEARING, currency=withdrawal.currency,
+                                  ref=withdrawal.provider)
+    locked = accounts_lock(accounts=[wallet, hold, clearing])
+    return {"wallet": locked[wallet.pk], "hold": locked[hold.pk], "clearing": locked[clearing.pk]}
+
+
+def _withdrawal_return(withdrawal: Withdrawal, locked: dict, memo: str) -> Transfer:
+    return transfer_post(
+        kind=TransferKind.WITHDRAWAL_RETURN, currency=withdrawal.currency,
+        legs=[(locked["hold"], -withdrawal.amount), (locked["wallet"], withdrawal.amount)],
+        idempotency_key=f"withdrawal-return:{withdrawal.pk}", request_hash=withdrawal.request_hash,
+        user=withdrawal.user, memo=str(memo or "")[:200],
+    )
+
+
+# --- table money -----------------------------------------------------------------------------------------------
+
+
+def _table_amount_check(*, table: Table, amount: int) -> int:
+    amount = amount_validate(amount)
+    if amount % table.chip:
+        raise InvalidAmount(_("Amounts at this table go in steps of %(chip)s.") % {
+            "chip": format_amount(table.chip, table.currency)})
+    return amount
+
+
+def seat_buy_in(*, user, table: Table, seat_number: int, amount: int, now: datetime | None = None) -> SeatSession:
+    """Sit `user` at seat `seat_number` of `table` with `amount` from the wallet: opens a seat session (and its
+    ledger account) and moves wallet -> seat.
+
+    Refused (nothing moved): a closed table, a seat that does not exist or is taken, a player already seated
+    here or self-excluded, an amount outside `seat_buy_in_bounds` (the table's bounds, the EUR cap, the
+    30-minute return rule) or above the wallet's balance. The cashier does not write `tables.Seat`; the table
+    code does that in the same transaction.
+
+    Lock: the caller may hold the table row lock (table code's order: table, then ledger); no ledger lock."""
+    now = _now(now)
+    amount = _table_amount_check(table=table, amount=amount)
+    if not table.is_open:
+        raise SeatUnavailable(_("This table is closed."))
+    if user.is_bot and (table.currency != Currency.PLAY or not table.bots_allowed):
+        raise SeatUnavailable(_("House bots sit only at practice tables that allow them."))
+    if isinstance(seat_number, bool) or not isinstance(seat_number, int) or not 1 <= seat_number <= table.seats:
+        raise SeatUnavailable(_("This table has no such seat."))
+    with transaction.atomic():
+        wallet = wallet_get(user=user, currency=table.currency)
+        wallet = accounts_lock(accounts=[wallet])[wallet.pk]
+        exclusion = self_exclusion_active(user=user, now=now)
+        if exclusion is not None:
+            raise SelfExcluded(_excluded_message(exclusion) + " " + _("You cannot sit down."))
+        if SeatSession.objects.filter(table=table, user=user, closed_at__isnull=True).exists():
+            raise SeatUnavailable(_("You are already sitting at this table."))
+        if SeatSession.objects.filter(table=table, seat_number=seat_number, closed_at__isnull=True).exists():
+            raise SeatUnavailable(_("This seat is taken."))
+        low, high = seat_buy_in_bounds(user=user, table=table, now=now)
+        if table.currency == Currency.EUR and amount > EUR_SESSION_CAP:
+            raise SessionCapExceeded(_("You can bring at most %(cap)s to a table in one session.") % {
+                "cap": format_amount(EUR_SESSION_CAP)})
+        if not low <= amount <= high:
+            recent = seat_session_recently_left(user=user, table=table, now=now)
+            if amount < low and recent is not None and low > table.min_buy_in:
+                raise BuyInOutOfBounds(
+                    _("You left this table less than 30 minutes ago with %(stack)s: you must bring back at least "
+                      "%(low)s.") % {"stack": format_amount(recent.left_with, table.currency),
+                                     "low": format_amount(low, table.currency)})
+            raise BuyInOutOfBounds(_("The buy-in at this table is from %(low)s to %(high)s.") % {
+                "low": format_amount(low, table.currency), "high": format_amount(high, table.currency)})
+        if wallet.balance < amount:
+            raise InsufficientFunds(_("Your wallet holds %(balance)s, less than this buy-in.") % {
+                "balance": format_amount(wallet.balance, table.currency)})
+        try:
+            with transaction.atomic():
+                account = Account.objects.create(kind=AccountKind.SEAT, currency=table.currency, user=user,
+                                                 table=table, ref=f"table:{table.pk}:seat:{seat_number}")
+                session = SeatSession.objects.create(table=table, seat_number=seat_number, user=user,
+                                                     account=account, currency=table.currency, opened_at=now,
+                                                     moved_in=amount)
+        except IntegrityError:
+            raise SeatUnavailable(_("This seat was just taken.")) from None
+        seat = accounts_lock(accounts=[account])[account.pk]
+        transfer_post(kind=TransferKind.BUY_IN, currency=table.currency, legs=[(wallet, -amount), (seat, amount)],
+                      user=user, table=table)
+        return session
+
+
+def _session_lock(*, user, table: Table) -> tuple[SeatSession, Account, Account]:
+    session = SeatSession.objects.filter(table=table, user=user, closed_at__isnull=True).first()
+    if session is None:
+        raise NotSeated(_("You are not sitting at this table."))
+    wallet = wallet_get(user=user, currency=table.currency)
+    locked = accounts_lock(accounts=[wallet, session.account_id])
+    session = SeatSession.objects.get(pk=session.pk)
+    if session.closed_at is not None:
+        raise NotSeated(_("You are not sitting at this table."))
+    return session, locked[wallet.pk], locked[session.account_id]
+
+
+def seat_top_up(*, user, table: Table, amount: int, hand_in_progress: bool, now: datetime | None = None) -> SeatSession:
+    """Add `amount` from the wallet to the player's seat at `table`, between hands only (the table code says
+    whether a hand is being played), never above the table's maximum, and on a EUR table never past the
+    1,000 session cap: what was moved in this session (buy-in plus top-ups) plus `amount`, losses not deducted.
+
+    Lock: the caller may hold the table row lock; no ledger lock."""
+    now = _now(now)
+    amount = _table_amount_check(table=table, amount=amount)
+    if hand_in_progress:
+        raise HandInProgress(_("You can add chips only between hands."))
+    with transaction.atomic():
+        session, wallet, seat = _session_lock(user=user, table=table)
+        exclusion = self_exclusion_active(user=user, now=now)
+        if exclusion is not None:
+            raise SelfExcluded(_excluded_message(exclusion))
+        high = table.effective_max_buy_in
+        if seat.balance + amount > high:
+            raise BuyInOutOfBounds(_("Your stack cannot go above the table maximum of %(high)s: you can add at "
+                                     "most %(room)s.") % {"high": format_amount(high, table.currency),
+                                                          "room": format_amount(max(0, high - seat.balance),
+                                                                                table.currency)})
+        if table.currency == Currency.EUR and session.moved_in + amount > EUR_SESSION_CAP:
+            raise SessionCapExceeded(
+                _("You have brought %(moved)s to this table in this session; the limit is %(cap)s, so you can add "
+                  "at most %(room)s.") % {"moved": format_amount(session.moved_in),
+                                          "cap": format_amount(EUR_SESSION_CAP),
+                                          "room": format_amount(max(0, EUR_SESSION_CAP - session.moved_in))})
+        if wallet.balance < amount:
+            raise InsufficientFunds(_("Your wallet holds %(balance)s, less than this top-up.") % {
+                "balance": format_amount(wallet.balance, table.currency)})
+        transfer_post(kind=TransferKind.TOP_UP, currency=table.currency, legs=[(wallet, -amount), (seat, amount)],
+                      user=user, table=table)
+        session.moved_in += amount
+        session.save(update_fields=["moved_in"])
+        return session
+
+
+def seat_cash_out(*, user, table: Table, hand_in_progress: bool, now: datetime | None = None) -> SeatSession:
+    """The player leaves `table`: the seat's whole stack goes back to the wallet and the session ends,
+    remembering the stack left with and when (the 30-minute rule). Not during a hand the player is in: the
+    table code leaves the player out of the hand first, or waits for its end.
+
+    Lock: the caller may hold the table row lock; no ledger lock."""
+    now = _now(now)
+    if hand_in_progress:
+        raise HandInProgress(_("You can leave with your chips once the hand is over."))
+    with transaction.atomic():
+        session, wallet, seat = _session_lock(user=user, table=table)
+        stack = seat.balance
+        if stack:
+            transfer_post(kind=TransferKind.CASH_OUT, currency=table.currency,
+                          legs=[(seat, -stack), (wallet, stack)], user=user, table=table)
+        session.closed_at, session.left_with = now, stack
+        session.save(update_fields=["closed_at", "left_with"])
+        return session
+
+
+def hand_settle(
+    *, table: Table, hand_ref: str, deltas: Mapping[int | SeatSession, int], rake: int = 0
+) -> Transfer:
+    """Book one hand's result as one balanced transfer: each seat session's net change (`deltas`, keyed by
+    seat-session id or SeatSession: what it won minus what it put in) and the rake to the table's rake
+    account. `sum(deltas) + rake == 0`. Idempotent by `hand_ref`: settling the same hand again returns the first
+    transfer and moves nothing; the same `hand_ref` with other numbers is refused.
+
+    Lock: the caller may hold the table row lock; no ledger lock."""
+    if not isinstance(hand_ref, str) or not hand_ref or len(hand_ref) > 100:
+        raise SettlementInvalid(_("A settlement needs the hand's reference."))
+    rake = amount_validate(rake, allow_zero=True)
+    by_session: dict[int, int] = {}
+    for key, delta in deltas.items():
+        session_id = key.pk if isinstance(key, SeatSession) else key
+        if isinstance(session_id, bool) or not isinstance(session_id, int):
+            raise SettlementInvalid(_("A settlement is keyed by seat session."))
+        if isinstance(delta, bool) or not isinstance(delta, int) or abs(delta) > 10**12:
+            raise SettlementInvalid(_("A hand's results must be whole numbers."))
+        by_session[session_id] = by_session.get(session_id, 0) + delta
+    if sum(by_session.values()) + rake != 0:
+        raise SettlementInvalid(_("The hand's results and rake do not add up to zero."))
+    key = f"hand:{table.pk}:{hand_ref}"
+    fingerprint = request_fingerprint(table=table.pk, rake=rake,
+                                      deltas=sorted((s, d) for s, d in by_session.items() if d))
+    with transaction.atomic():
+        existing = Transfer.objects.filter(idempotency_key=key).first()
+        if existing is not None:
+            if existing.request_hash != fingerprint:
+                raise IdempotencyConflict(_("This hand was already settled with other results."))
+            existing.replayed = True
+            return existing
+        sessions = {s.pk: s for s in SeatSession.objects.filter(pk__in=by_session)}
+        if len(sessions) != len(by_session):
+            raise SettlementInvalid(_("A seat session of this hand does not exist."))
+        for session in sessions.values():
+            if session.table_id != table.pk or session.closed_at is not None:
+                raise SettlementInvalid(_("A seat session of this hand is not open at this table."))
+        rake_account = rake_account_get(table=table)
+        locked = accounts_lock(accounts=[rake_account, *(s.account_id for s in sessions.values())])
+        legs = [(locked[sessions[sid].account_id], delta) for sid, delta in by_session.items()]
+        if rake:
+            legs.append((locked[rake_account.pk], rake))
+        for account, delta in legs:
+            if account.balance + delta < 0:
+                raise SettlementInvalid(_("A seat would lose more than its stack in this settlement."))
+        return transfer_post(kind=TransferKind.HAND, currency=table.currency, legs=legs, idempotency_key=key,
+                             request_hash=fingerprint, table=table, hand_ref=hand_ref, allow_empty=True)
+
+
+def excluded_seats_cash_out(*, table: Table) -> list[SeatSession]:
+    """The hook for the end of every hand: cash out every seat at `table` whose player self-excluded (while
+    the hand was played) and return the closed sessions, so the table code frees those seats and tells the
+    room. Returns [] almost always.
+
+    Lock: the caller holds the table row lock and no ledger lock; no hand is being played at `table`."""
+    closed = []
+    for session in list(seats_to_cash_out_after_hand(table=table)):
+        closed.append(seat_cash_out(user=session.user, table=table, hand_in_progress=False))
+    return closed

@@ -1,0 +1,160 @@
+"""The ledger's primitives: find accounts, lock them, post one balanced transfer.
+
+Every service that moves money does, inside one `transaction.atomic()`:
+    1. `accounts_lock(...)` on every account it will touch (one SELECT ... FOR UPDATE, in primary-key order, so
+       two services never wait on each other in a cycle);
+    2. its checks, against the balances it just read under the lock;
+    3. `transfer_post(...)`, which writes the transfer, its entries and the new stored balances.
+"""
+
+import hashlib
+import json
+from collections.abc import Iterable, Sequence
+
+from django.db import IntegrityError, connection, transaction
+from django.utils.translation import gettext as _
+
+from cashier.amounts import currency_validate
+from cashier.errors import CashierError, IdempotencyConflict, InsufficientFunds, LedgerUnbalanced
+from cashier.models import OUTSIDE_KINDS, Account, AccountKind, Entry, Transfer
+
+
+def request_fingerprint(**data) -> str:
+    """A stable digest of a request's data: the same idempotency key must always come with the same data."""
+    return hashlib.sha256(json.dumps(data, sort_keys=True, default=str).encode()).hexdigest()
+
+
+def wallet_get(*, user, currency: str) -> Account:
+    """The user's wallet in `currency` (play chips: a house bot's own kind), created on first use.
+
+    Lock: none taken. Safe under concurrency (a unique constraint, then a second read)."""
+    currency = currency_validate(currency)
+    if currency == "play":
+        kind = AccountKind.BOT_PLAY if user.is_bot else AccountKind.PLAYER_PLAY
+    else:
+        if user.is_bot:
+            raise CashierError(_("House bots play only with play chips."))
+        kind = AccountKind.PLAYER_EUR
+    account, _created = Account.objects.get_or_create(user=user, kind=kind, currency=currency)
+    return account
+
+
+def system_account_get(*, kind: str, currency: str, ref: str = "") -> Account:
+    """The room's account of `kind` in `currency` (and `ref`: a provider's code, a table, a tournament).
+
+    Lock: none taken."""
+    currency = currency_validate(currency)
+    account, _created = Account.objects.get_or_create(kind=kind, currency=currency, ref=ref, user=None)
+    return account
+
+
+def rake_account_get(*, table) -> Account:
+    """The room's rake account for `table` (one per table keeps busy tables from queueing on one row)."""
+    return system_account_get(kind=AccountKind.RAKE, currency=table.currency, ref=f"table:{table.pk}")
+
+
+def accounts_lock(*, accounts: Iterable[Account | int]) -> dict[int, Account]:
+    """Lock the accounts' rows (SELECT ... FOR UPDATE, primary-key order) and return them freshly read, by id.
+
+    Must run inside `transaction.atomic()`. Locking a row twice in one transaction is harmless."""
+    if not connection.in_atomic_block:
+        raise RuntimeError("accounts_lock() must run inside transaction.atomic()")
+    ids = sorted({a.pk if isinstance(a, Account) else int(a) for a in accounts})
+    locked = {a.pk: a for a in Account.objects.select_for_update().filter(pk__in=ids).order_by("pk")}
+    if len(locked) != len(ids):
+        raise CashierError(_("An account of this request does not exist."))
+    for account in locked.values():
+        account._cashier_locked = True
+    return locked
+
+
+def transfer_post(
+    *,
+    kind: str,
+    currency: str,
+    legs: Sequence[tuple[Account, int]],
+    idempotency_key: str | None = None,
+    request_hash: str = "",
+    user=None,
+    table=None,
+    hand_ref: str = "",
+    memo: str = "",
+    allow_empty: bool = False,
+) -> Transfer:
+    """Post one balanced transfer: each (account, amount) leg adds `amount` to `account`.
+
+    Lock: the caller holds the locks of every leg's account, taken with `accounts_lock` in this transaction.
+    With an `idempotency_key`, a second call with the same key and the same `request_hash` returns the first
+    transfer and moves nothing; with another `request_hash` it raises IdempotencyConflict.
+    Raises InsufficientFunds (nothing written) if an account other than the outside ones would go negative."""
+    if not connection.in_atomic_block:
+        raise RuntimeError("transfer_post() must run inside transaction.atomic()")
+    merged: dict[int, list] = {}
+    for account, amount in legs:
+        if isinstance(amount, bool) or not isinstance(amount, int):
+            raise LedgerUnbalanced(_("Ledger amounts must be whole numbers."))
+        if not getattr(account, "_cashier_locked", False):
+            raise RuntimeError(f"transfer_post(): account {account.pk} was not locked with accounts_lock()")
+        if account.currency != currency:
+            raise LedgerUnbalanced(_("A transfer cannot mix currencies."))
+        merged.setdefault(account.pk, [account, 0])[1] += amount
+    legs_net = [(account, amount) for account, amount in merged.values() if amount != 0]
+    if sum(amount for _a, amount in legs_net) != 0:
+        raise LedgerUnbalanced(_("The transfer does not balance."))
+    if not legs_net and not allow_empty:
+        raise LedgerUnbalanced(_("The transfer moves nothing."))
+
+    if idempotency_key is not None:
+        existing = Transfer.objects.filter(idempotency_key=idempotency_key).first()
+        if existing is not None:
+            return _replayed(existing, request_hash)
+
+    for account, amount in legs_net:
+        if account.kind not in OUTSIDE_KINDS and account.balance + amount < 0:
+            raise InsufficientFunds(_("Not enough money: the %(account)s holds %(balance)s.") % {
+                "account": account.get_kind_display().lower(),
+                "balance": _format(account.balance, currency),
+            })
+
+    try:
+        with transaction.atomic():
+            transfer = Transfer.objects.create(
+                kind=kind, currency=currency, idempotency_key=idempotency_key, request_hash=request_hash,
+                user=user, table=table, hand_ref=hand_ref, memo=memo[:200],
+            )
+            entries = []
+            with connection.cursor() as cursor:
+                for account, amount in sorted(legs_net, key=lambda leg: leg[0].pk):
+                    cursor.execute(
+                        "UPDATE cashier_account SET balance = balance + %s WHERE id = %s RETURNING balance",
+                        [amount, account.pk],
+                    )
+                    account.balance = cursor.fetchone()[0]
+                    entries.append(Entry(transfer=transfer, account=account, amount=amount,
+                                         balance_after=account.balance))
+            Entry.objects.bulk_create(entries)
+    except IntegrityError as error:
+        if idempotency_key is not None:
+            existing = Transfer.objects.filter(idempotency_key=idempotency_key).first()
+            if existing is not None:
+                return _replayed(existing, request_hash)
+        if "account_balance_not_negative" in str(error):
+            raise InsufficientFunds(_("Not enough money for this request.")) from error
+        raise
+    transfer.replayed = False
+    return transfer
+
+
+def _replayed(existing: Transfer, request_hash: str) -> Transfer:
+    if existing.request_hash != request_hash:
+        raise IdempotencyConflict(
+            _("This request's key was already used for a different request. Nothing was moved.")
+        )
+    existing.replayed = True
+    return existing
+
+
+def _format(amount: int, currency: str) -> str:
+    from cashier.templatetags.money import format_amount
+
+    return format_amount(amount, currency)
