@@ -69,3 +69,18 @@ def table_as_json(*, table: Table, players: int, bots: int) -> dict:
         "bots": bots,
         "stakes": table.stakes_label,
     }
+
+
+def seat_stacks(*, table: Table) -> dict[int, int]:
+    """Seat number -> chips in the seat's ledger account (the stack between hands)."""
+    from cashier.models import SeatSession
+
+    rows = SeatSession.objects.filter(table=table, closed_at__isnull=True).values_list("seat_number", "account__balance")
+    return dict(rows)
+
+
+def seat_sessions(*, table: Table) -> dict[int, int]:
+    """Seat number -> the open seat session's id (the key of a hand's settlement)."""
+    from cashier.models import SeatSession
+
+    return dict(SeatSession.objects.filter(table=table, closed_at__isnull=True).values_list("seat_number", "id"))

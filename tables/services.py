@@ -20,13 +20,14 @@ from django.utils.translation import gettext as _
 from tables import broadcast
 from tables.engine import fairness
 from tables.engine.config import HandConfig, PostKind
-from tables.engine.hand import Action, IllegalAction, apply, replay, start_hand
+from tables.engine.hand import Action, IllegalAction, replay, start_hand
 from tables.engine.hand import Hand as EngineHand
 from tables.engine.positions import MissedBlinds, NotEnoughPlayers, Positions, SeatState, plan_hand
 from tables.engine.rake import RakeCap as EngineRakeCap
 from tables.engine.rake import RakeRule
 from tables.engine.rake import RakeSchedule as EngineRakeSchedule
 from tables.models import Hand, RakeSchedule, Seat, Table
+from tables.selectors import seat_sessions, seat_stacks
 
 log = logging.getLogger(__name__)
 
@@ -184,7 +185,7 @@ def _has_folded(hand: Hand, table: Table, seat: Seat) -> bool:
 def _seat_release(*, table: Table, seat: Seat) -> None:
     from cashier import services as cashier
 
-    cashier.seat_cash_out(user=seat.user, table=table)
+    cashier.seat_cash_out(user=seat.user, table=table, hand_in_progress=False)
     seat.user = None
     seat.status = Seat.Status.EMPTY
     seat.sat_down_at = None
@@ -266,9 +267,7 @@ def _require_seat(*, table: Table, user) -> Seat:
 
 
 def _seat_stack(*, table: Table, seat: Seat) -> int:
-    from cashier import selectors as cashier_selectors
-
-    return cashier_selectors.seat_stack(table=table, seat_number=seat.number)
+    return seat_stacks(table=table).get(seat.number, 0)
 
 
 def _player_json(user) -> dict | None:
@@ -304,6 +303,7 @@ def hand_deal(*, table_id: int) -> Hand | None:
         if not table.is_open or hand_running(table=table) is not None:
             return None
         seats = {s.number - 1: s for s in Seat.objects.filter(table=table, user__isnull=False).select_related("user")}
+        sessions = seat_sessions(table=table)
         stacks = _stacks_of(table=table, seats=seats.values())
         # A player without a big blind left cannot be dealt in: sit them out until they top up.
         for number, seat in seats.items():
@@ -362,7 +362,7 @@ def hand_deal(*, table_id: int) -> Hand | None:
             actions=[],
             players={
                 str(number): {"user": seats[number].user_id, "name": seats[number].user.username,
-                              "bot": seats[number].user.is_bot}
+                              "bot": seats[number].user.is_bot, "session": sessions[number + 1]}
                 for number in plan.dealt_in
             },
             deck_secret=secret.to_json(),
@@ -376,9 +376,7 @@ def hand_deal(*, table_id: int) -> Hand | None:
 
 
 def _stacks_of(*, table: Table, seats) -> dict[int, int]:
-    from cashier import selectors as cashier_selectors
-
-    by_number = cashier_selectors.seat_stacks(table=table)
+    by_number = seat_stacks(table=table)
     return {seat.number - 1: by_number.get(seat.number, 0) for seat in seats}
 
 
@@ -410,14 +408,19 @@ def table_act(*, table_id: int, user, hand_id: int, action_no: int, action: str,
 
 
 def hand_apply(*, table: Table, hand: Hand, state: EngineHand, action: Action) -> EngineHand:
+    """Apply `action` to the hand's state in place (the engine validates first: an IllegalAction changes
+    nothing) and store it. The state leaves the cache while it changes, so a failure half-way, or a
+    transaction that rolls back, makes the next caller rebuild it from the stored log."""
+    _cache.pop(hand.id, None)
     try:
-        new, events = apply(state, action)
+        events = state.act(action)
     except IllegalAction as refused:
+        _remember(hand.id, state)
         raise TableError(refused.code, refused.reason) from None
     hand.actions = [*hand.actions, action.as_dict()]
-    _remember(hand.id, new)
-    _after_hand_change(table=table, hand=hand, state=new, events=events)
-    return new
+    _remember(hand.id, state)
+    _after_hand_change(table=table, hand=hand, state=state, events=events)
+    return state
 
 
 def _remaining_ms(hand: Hand) -> int:
@@ -454,7 +457,7 @@ def _hand_finish(*, table: Table, hand: Hand, state: EngineHand) -> None:
     settlement = state.settlement
     start = {int(k): v for k, v in hand.config["stacks"].items()}
     final = dict(settlement.finishing_stacks)
-    deltas = {number + 1: final[number] - start[number] for number in start}
+    deltas = {hand.players[str(number)]["session"]: final[number] - start[number] for number in start}
     cashier.hand_settle(table=table, hand_ref=f"hand:{hand.id}", deltas=deltas, rake=settlement.rake)
     hand.status = Hand.Status.COMPLETE
     hand.pot_total = sum(pot.amount for pot in settlement.pots)
@@ -475,9 +478,9 @@ def _hand_finish(*, table: Table, hand: Hand, state: EngineHand) -> None:
 
 def _seats_after_hand(*, table: Table, hand: Hand) -> None:
     """Carry out what players asked for during the hand: leave, sit out; cash out the self-excluded."""
-    from cashier import services as cashier
+    from cashier import selectors as cashier_selectors
 
-    excluded = set(cashier.seats_to_cash_out_after_hand(table=table))
+    excluded = {session.seat_number for session in cashier_selectors.seats_to_cash_out_after_hand(table=table)}
     for seat in Seat.objects.filter(table=table, user__isnull=False).select_related("user"):
         if seat.leave_after_hand or seat.number in excluded:
             _seat_release(table=table, seat=seat)

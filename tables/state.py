@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from tables.engine.hand import Hand as EngineHand
 from tables.models import Hand, Seat, Table
-from tables.selectors import table_as_json
+from tables.selectors import seat_stacks, table_as_json
 
 
 def _seat_status(seat: Seat, state: EngineHand | None, in_hand: bool) -> str:
@@ -28,10 +28,8 @@ def _seat_status(seat: Seat, state: EngineHand | None, in_hand: bool) -> str:
 
 def table_snapshot(*, table: Table, hand: Hand | None, state: EngineHand | None) -> dict:
     """Everything public about the table now. `hand`/`state` are the running hand (or None)."""
-    from cashier import selectors as cashier_selectors
-
     seats = list(Seat.objects.filter(table=table).select_related("user").order_by("number"))
-    wallet_stacks = cashier_selectors.seat_stacks(table=table)
+    wallet_stacks = seat_stacks(table=table)
     shown = state.shown_cards() if state is not None else {}
     players = hand.players if hand is not None else {}
     seat_rows = []

@@ -1,0 +1,37 @@
+import itertools
+import uuid
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+
+from cashier import services as cashier
+from tables.models import Currency, RakeSchedule, Structure, Table
+
+_names = itertools.count(1)
+
+
+def player_create(*, bot: bool = False):
+    user = get_user_model().objects.create_user(
+        username=f"{'bot' if bot else 'p'}{next(_names)}-{uuid.uuid4().hex[:5]}", password="pw-Secret-123", is_bot=bot
+    )
+    if bot:
+        cashier.bot_wallet_fund(bot=user, amount=1_000_000)
+    else:
+        cashier.play_chips_welcome(user=user)
+    return user
+
+
+def table_create(*, seats: int = 6, small_blind: int = 1, big_blind: int = 2, structure=Structure.NO_LIMIT, **extra):
+    call_command("seed_demo", verbosity=0)
+    schedule = RakeSchedule.objects.get(method=RakeSchedule.Method.PER_UNIT)
+    return Table.objects.create(
+        name=f"Test {next(_names)} {uuid.uuid4().hex[:5]}", currency=Currency.PLAY, small_blind=small_blind,
+        big_blind=big_blind, structure=structure, seats=seats, rake_schedule=schedule, bots_allowed=True,
+        **extra,
+    )
+
+
+@pytest.fixture
+def players(db):
+    return [player_create() for _ in range(4)]

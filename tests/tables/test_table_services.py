@@ -1,0 +1,141 @@
+"""The table's services against PostgreSQL: sitting down, dealing, acting, refusals and the money after."""
+
+import pytest
+
+from cashier.selectors import ledger_check
+from tables import services
+from tables.models import Hand, Seat
+from tables.selectors import seat_stacks
+from tables.state import for_viewer, table_snapshot
+from tests.tables.conftest import table_create
+
+pytestmark = pytest.mark.django_db
+
+
+def sit(table, user, seat, buy_in=200, post="wait_bb"):
+    return services.seat_take(table_id=table.id, user=user, seat_number=seat, buy_in=buy_in, post=post)
+
+
+def act(table, user, action, amount=None):
+    hand = Hand.objects.get(table=table, status="running")
+    services.table_act(table_id=table.id, user=user, hand_id=hand.id, action_no=hand.action_no, action=action,
+                       amount=amount)
+
+
+def to_act_user(table, players):
+    hand = Hand.objects.get(table=table, status="running")
+    seat = Seat.objects.get(table=table, number=hand.to_act + 1)
+    return next(p for p in players if p.id == seat.user_id)
+
+
+def test_two_players_sit_a_hand_is_dealt_and_a_fold_settles_it(players):
+    table = table_create()
+    alice, bob = players[:2]
+    sit(table, alice, 1)
+    assert services.hand_deal(table_id=table.id) is None, "one player cannot be dealt a hand"
+    sit(table, bob, 4)
+    hand = services.hand_deal(table_id=table.id)
+    assert hand is not None and hand.players_dealt == 2
+    assert services.hand_deal(table_id=table.id) is None, "never two hands at once"
+    # heads-up: the button posts the small blind and acts first before the flop
+    first = to_act_user(table, players)
+    other = bob if first == alice else alice
+    with pytest.raises(services.TableError) as refused:
+        act(table, other, "fold")
+    assert refused.value.code == "not_your_turn"
+    act(table, first, "fold")
+    hand.refresh_from_db()
+    assert hand.status == Hand.Status.COMPLETE
+    stacks = seat_stacks(table=table)
+    seat_of = {u: Seat.objects.get(table=table, user=u).number for u in (alice, bob)}
+    assert stacks[seat_of[first]] == 199 and stacks[seat_of[other]] == 201, "the small blind went to the big blind"
+    assert hand.result["rake"] == 0, "no flop, no drop"
+    assert ledger_check().ok
+
+
+def test_a_stale_or_repeated_act_is_refused_and_changes_nothing(players):
+    table = table_create()
+    alice, bob = players[:2]
+    sit(table, alice, 1)
+    sit(table, bob, 2)
+    hand = services.hand_deal(table_id=table.id)
+    first = to_act_user(table, players)
+    services.table_act(table_id=table.id, user=first, hand_id=hand.id, action_no=0, action="call", amount=None)
+    with pytest.raises(services.TableError) as refused:
+        services.table_act(table_id=table.id, user=first, hand_id=hand.id, action_no=0, action="call", amount=None)
+    assert refused.value.code == "stale"
+    hand.refresh_from_db()
+    assert hand.action_no == 1
+
+
+def test_an_illegal_amount_is_refused_with_the_engines_reason(players):
+    table = table_create()
+    alice, bob = players[:2]
+    sit(table, alice, 1)
+    sit(table, bob, 2)
+    hand = services.hand_deal(table_id=table.id)
+    first = to_act_user(table, players)
+    for amount in (3, 10_000, 7 * 10**11):
+        with pytest.raises(services.TableError) as refused:
+            act(table, first, "raise", amount)
+        assert refused.value.message
+    hand.refresh_from_db()
+    assert hand.action_no == 0
+
+
+def test_a_hand_to_showdown_conserves_chips_and_takes_the_rake(players):
+    table = table_create()
+    for seat, user in enumerate(players[:3], start=1):
+        sit(table, user, seat)
+    services.hand_deal(table_id=table.id)
+    # everyone calls and checks to the showdown
+    for _ in range(40):
+        hand = Hand.objects.get(pk=Hand.objects.filter(table=table).latest("id").id)
+        if hand.status != "running":
+            break
+        user = to_act_user(table, players)
+        state = services.hand_engine(hand=hand, table=table)
+        legal = {item["action"] for item in state.legal_actions()}
+        act(table, user, "check" if "check" in legal else ("call" if "call" in legal else "show"))
+    hand.refresh_from_db()
+    assert hand.status == Hand.Status.COMPLETE
+    assert hand.pot_total == 6 and hand.players_saw_flop == 3
+    stacks = seat_stacks(table=table)
+    assert sum(stacks.values()) + hand.result["rake"] == 600
+    assert ledger_check().ok
+
+
+def test_the_public_snapshot_carries_no_hole_card_and_each_viewer_gets_only_their_own(players):
+    table = table_create()
+    alice, bob, carol = players[:3]
+    sit(table, alice, 1)
+    sit(table, bob, 2)
+    hand = services.hand_deal(table_id=table.id)
+    state = services.hand_engine(hand=hand, table=table)
+    snapshot = table_snapshot(table=table, hand=hand, state=state)
+    assert all(row["cards"] is None for row in snapshot["seats"])
+    assert {row["seat"] for row in snapshot["seats"] if row["has_cards"]} == {1, 2}
+    alice_cards = hand.hole_cards["0"]
+    mine = for_viewer(snapshot, seat_number=1, hole_cards=alice_cards)
+    assert mine["seats"][0]["cards"] == alice_cards and mine["seats"][1]["cards"] is None
+    spectator = for_viewer(snapshot, seat_number=None, hole_cards=None)
+    text = repr(spectator)
+    for card in hand.hole_cards["0"] + hand.hole_cards["1"]:
+        assert f"'{card}'" not in text
+    assert spectator["legal"] is None
+    actor = snapshot["to_act"]
+    assert for_viewer(snapshot, seat_number=actor, hole_cards=None)["legal"]
+    assert for_viewer(snapshot, seat_number=3 - actor, hole_cards=None)["legal"] is None
+
+
+def test_leaving_between_hands_returns_the_stack_to_the_wallet(players):
+    from cashier.selectors import wallet_balances
+
+    table = table_create()
+    alice = players[0]
+    before = wallet_balances(user=alice)["play"]
+    sit(table, alice, 3)
+    assert wallet_balances(user=alice)["play"] == before - 200
+    services.seat_leave(table_id=table.id, user=alice)
+    assert wallet_balances(user=alice)["play"] == before
+    assert Seat.objects.get(table=table, number=3).user is None
