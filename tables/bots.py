@@ -15,7 +15,9 @@ from tables.models import Hand
 _rng = random.Random()  # style of play only; cards are shuffled elsewhere, with SystemRandom
 
 
-def bot_choose(*, legal: list[dict], pot: int, stack: int, rng: random.Random = _rng) -> tuple[str, int | None]:
+def bot_choose(
+    *, legal: list[dict], pot: int, stack: int, rng: random.Random = _rng
+) -> tuple[str, int | None]:
     """Pick an action from `legal` ({action, min, max} "to" amounts): mostly check or call, sometimes bet
     half the pot, rarely fold to a big bet."""
     by_action = {item["action"]: item for item in legal}
@@ -57,5 +59,91 @@ def bot_act(*, hand_id: int, action_no: int) -> bool:
             return False
         pot = sum(p.amount for p in state.pots()) + sum(state.bets.values())
         kind, amount = bot_choose(legal=state.legal_actions(), pot=pot, stack=state.stacks.get(seat, 0))
-        services.hand_apply(table=table, hand=hand, state=state, action=Action(seat=seat, kind=kind, amount=amount))
+        services.hand_apply(
+            table=table, hand=hand, state=state, action=Action(seat=seat, kind=kind, amount=amount)
+        )
         return True
+
+
+BOT_NAMES = tuple(
+    f"Bot {name}"
+    for name in (
+        "Ada",
+        "Bruno",
+        "Carla",
+        "Dario",
+        "Elsa",
+        "Fabio",
+        "Gina",
+        "Ugo",
+        "Livia",
+        "Marco",
+        "Nina",
+        "Otto",
+    )
+)
+BOTS_PER_TABLE = 2
+
+
+def _bot_users() -> list:
+    from django.contrib.auth import get_user_model
+
+    User = get_user_model()
+    bots = []
+    for name in BOT_NAMES:
+        user, created = User.objects.get_or_create(username=name, defaults={"is_bot": True})
+        if created:
+            user.set_unusable_password()
+            user.save(update_fields=["password"])
+        bots.append(user)
+    return bots
+
+
+def bots_seat(*, table_id: int, count: int = BOTS_PER_TABLE) -> int:
+    """Seat house bots at a practice table that allows them, up to `count`, each buying in for the table's
+    maximum from its own play wallet (funded from the issuer when short). Returns how many sat down."""
+    from cashier import services as cashier
+    from cashier.selectors import wallet_balances
+    from tables.models import Seat, Table
+
+    table = Table.objects.get(pk=table_id)
+    if not table.bots_allowed or table.currency != "play":
+        return 0
+    seated = Seat.objects.filter(table=table, user__is_bot=True).count()
+    free = Seat.objects.filter(table=table, user__isnull=True).count()
+    want = min(count - seated, free - 1)  # always leave room for a person
+    busy = set(Seat.objects.filter(user__is_bot=True).values_list("user_id", flat=True))
+    added = 0
+    for bot in _bot_users():
+        if added >= want:
+            break
+        if bot.id in busy:
+            continue
+        if wallet_balances(user=bot).get("play", 0) < table.max_buy_in:
+            cashier.bot_wallet_fund(bot=bot, amount=10 * table.max_buy_in)
+        services.seat_take(
+            table_id=table.id, user=bot, seat_number=None, buy_in=table.max_buy_in, post="wait_bb"
+        )
+        added += 1
+    return added
+
+
+def bots_top_up(*, table) -> None:
+    """Between hands: a bot below half the maximum buys back up to it. Caller holds the table lock."""
+    from cashier import services as cashier
+    from cashier.selectors import wallet_balances
+    from tables.models import Seat
+    from tables.selectors import seat_stacks
+
+    stacks = seat_stacks(table=table)
+    for seat in Seat.objects.filter(table=table, user__is_bot=True).select_related("user"):
+        stack = stacks.get(seat.number, 0)
+        if stack >= table.max_buy_in // 2:
+            continue
+        amount = (table.max_buy_in - stack) // table.chip * table.chip
+        if wallet_balances(user=seat.user).get("play", 0) < amount:
+            cashier.bot_wallet_fund(bot=seat.user, amount=10 * table.max_buy_in)
+        cashier.seat_top_up(user=seat.user, table=table, amount=amount, hand_in_progress=False)
+        if seat.status == Seat.Status.SITTING_OUT:
+            seat.status = Seat.Status.ACTIVE
+            seat.save(update_fields=["status"])

@@ -488,6 +488,9 @@ def _seats_after_hand(*, table: Table, hand: Hand) -> None:
             seat.status = Seat.Status.SITTING_OUT
             seat.sit_out_next = False
             seat.save(update_fields=["status", "sit_out_next"])
+    from tables.bots import bots_top_up
+
+    bots_top_up(table=table)
 
 
 def hand_timeout(*, hand_id: int, action_no: int) -> bool:

@@ -84,7 +84,8 @@ def test_the_lobby_and_the_api_list_the_seeded_tables():
         assert (row["game"], row["structure"], row["currency"]) == (table.game, table.structure, table.currency)
         assert (row["small_blind"], row["big_blind"], row["chip"]) == (table.small_blind, table.big_blind, table.chip)
         assert row["min_buy_in"] == 30 * table.big_blind and row["max_buy_in"] == 100 * table.big_blind
-        assert row["seats"] == table.seats and row["players"] == 0 and row["bots"] == 0
+        bots = min(2, table.seats - 1) if table.bots_allowed else 0
+        assert row["seats"] == table.seats and row["players"] == bots and row["bots"] == bots
         assert all(isinstance(row[k], int) for k in ("small_blind", "big_blind", "min_buy_in", "max_buy_in"))
 
 

@@ -56,4 +56,9 @@ class Command(BaseCommand):
                 },
             )
             created += was_created
-        self.stdout.write(f"demo data: {created} table(s) created, {Table.objects.count()} in all")
+        from tables.bots import bots_seat
+
+        bots = sum(bots_seat(table_id=t.id) for t in Table.objects.filter(bots_allowed=True, currency=Currency.PLAY))
+        self.stdout.write(
+            f"demo data: {created} table(s) created, {Table.objects.count()} in all; {bots} house bot(s) sat down"
+        )
