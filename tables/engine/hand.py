@@ -24,13 +24,21 @@ nothing), and :func:`apply` is the pure form that returns a new hand and leaves 
 from __future__ import annotations
 
 import copy
-import warnings
+from collections import deque
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
 from pokerkit import Automation, BettingStructure, Card, Deck, Mode, Opening, State, Street
+from pokerkit.state import (
+    BoardDealing,
+    CardBurning,
+    CheckingOrCalling,
+    CompletionBettingOrRaisingTo,
+    Folding,
+    HoleDealing,
+)
 
 from tables.engine.cards import card_id, card_text, high_strength, omaha_high_strength, omaha_low_strength
 from tables.engine.config import HandConfig, PostKind, Structure, Variant
@@ -161,6 +169,7 @@ class Hand:
         self._uncontested_winner: int | None = None
         self._winner_may_show = False
         self._river_aggressor: int | None = None
+        self._limits_cache: tuple[int, int, Limits] | None = None
         self._street: _Street
         self._dead: dict[int, int] = {seat: 0 for seat in self._order}
         self._pk = self._make_pokerkit_state()
@@ -367,6 +376,14 @@ class Hand:
             return None
         return self._limits(self._pk.actor_index)
 
+    def _limits(self, index: int) -> Limits:
+        cached = self._limits_cache
+        if cached is not None and cached[0] == len(self.log) and cached[1] == index:
+            return cached[2]
+        limits = self._compute_limits(index)
+        self._limits_cache = (len(self.log), index, limits)
+        return limits
+
     def legal_actions(self) -> list[dict[str, int | str]]:
         """PROTOCOL.md's ``legal`` list for the player to act: ``{action, min, max}`` in "to" amounts."""
         if self.phase is Phase.SHOWDOWN:
@@ -480,7 +497,7 @@ class Hand:
             return True
         return limits.can_raise and limits.total <= limits.max_to
 
-    def _limits(self, index: int) -> Limits:
+    def _compute_limits(self, index: int) -> Limits:
         pk = self._pk
         c = self.config
         st = self._street
@@ -548,46 +565,29 @@ class Hand:
         index = self._index[seat]
         st = self._street
         top = max(pk.bets)
-        before = pk.bets[index]
         if operation == "fold":
-            if pk.bets[index] >= top:
-                with warnings.catch_warnings():  # fold is always allowed (SPEC 1.1); pokerkit warns
-                    warnings.simplefilter("ignore")
-                    pk.fold()
-            else:
-                pk.fold()
             self._folded.add(seat)
+            _pk_fold(pk, index)
         elif operation in ("check", "call"):
-            pk.check_or_call()
+            _pk_check_or_call(pk, index)
         else:
-            # pokerkit's own short-all-in bookkeeping would refuse raises the room allows; the room's
-            # limits were checked in _check, so pokerkit only moves the chips.
-            pk.completion_betting_or_raising_amount = 0
-            pk.consecutive_short_all_in_amounts.clear()
-            pk.complete_bet_or_raise_to(amount)
-            increment = amount - top
+            _pk_raise_to(pk, index, amount)
             if self.config.structure is Structure.FIXED_LIMIT:
                 if 2 * (amount - st.fl_level) >= st.fixed:  # a full bet, or an all-in of half a bet or more
                     st.fl_count += 1
                     st.fl_level = amount
                     st.aggressor = index
             else:
+                increment = amount - top
                 if increment >= st.full_raise:
                     st.full_raise = increment
                 st.aggressor = index
-        after = pk.bets[index] if pk.actor_indices or pk.bets[index] else before
         kind = action.kind
-        if kind == "all_in" or (operation == "raise" and pk.stacks[index] == 0):
+        stack = pk.stacks[index]
+        if operation == "raise" and stack == 0:
             kind = "all_in"
-        self._emit(
-            "acted",
-            seat=seat,
-            action=kind,
-            amount=amount if operation in ("call", "raise") else 0,
-            stack=pk.stacks[index],
-        )
-        del after
-        st.level_at_action[index] = max(pk.bets) if any(pk.bets) else top
+        self._emit("acted", seat=seat, action=kind, amount=amount if operation != "fold" else 0, stack=stack)
+        st.level_at_action[index] = max(top, amount)
         st.count_at_action[index] = st.fl_count
         self._advance()
 
@@ -623,9 +623,10 @@ class Hand:
         return position, self._deck[position]
 
     def _deal_street(self) -> None:
-        """Deal what pokerkit waits for, from our deck in the room's order, and feed it to pokerkit."""
+        """Deal what pokerkit waits for, from our deck in the room's order, and hand it to pokerkit."""
         pk = self._pk
         c = self.config
+        holes: dict[int, list[int]] = {}
         if any(pk.hole_dealing_statuses):
             for _ in range(c.variant.hole_cards):
                 for seat in self._order:
@@ -633,26 +634,24 @@ class Hand:
                     self._hole[seat].append(card)
                     self._hole_pos[seat].append(position)
             for seat in self._order:
-                pk.deal_hole(tuple(_PK_CARDS[card] for card in self._hole[seat]), self._index[seat])
+                holes[self._index[seat]] = self._hole[seat]
                 positions = self._hole_pos[seat]
                 self._emit("dealt", to=seat, seat=seat, cards=self.hole_cards(seat), positions=positions)
             self._emit("dealt", seats=list(self._order), count=c.variant.hole_cards)
-            if not (pk.card_burning_status or any(pk.board_dealing_counts)):
-                self._begin_street(0)
-                return
-        count = pk.board_dealing_counts[0]
-        position, card = self._take()
-        self._burn_pos.append(position)
-        pk.burn_card(_PK_CARDS[card])
-        cards = []
-        for _ in range(count):
-            position, card = self._take()
-            self._board.append(card)
-            self._board_pos.append(position)
-            cards.append(card)
-        pk.deal_board(tuple(_PK_CARDS[card] for card in cards))
-        street = {5: 3, 4: 2, 3: 1}[len(self._board)]
-        self._emit("street", street=STREET_NAMES[street], cards=[card_text(x) for x in cards], board=self.board)
+        burn: int | None = None
+        cards: list[int] = []
+        if pk.card_burning_status:
+            burn_position, burn = self._take()
+            self._burn_pos.append(burn_position)
+            for _ in range(pk.board_dealing_counts[0]):
+                position, card = self._take()
+                self._board.append(card)
+                self._board_pos.append(position)
+                cards.append(card)
+        _feed_pokerkit(pk, holes, burn, cards)
+        street = {5: 3, 4: 2, 3: 1, 0: 0}[len(self._board)]
+        if cards:
+            self._emit("street", street=STREET_NAMES[street], cards=[card_text(x) for x in cards], board=self.board)
         self._begin_street(street)
 
     def _begin_street(self, index: int) -> None:
@@ -762,6 +761,10 @@ class Hand:
     def _settle(self) -> None:
         c = self.config
         saw_flop = len(self._board) >= 3
+        withdrawn = {}
+        winner = self._uncontested_winner
+        if winner is not None:  # pokerkit leaves the winner's last bet uncollected: it all goes back
+            withdrawn[winner] = self._pk.bets[self._index[winner]]
         self.settlement = settle(
             order=self._order,
             starting_stacks=c.stacks,
@@ -775,6 +778,7 @@ class Hand:
             players_dealt=self._n,
             big_blind=c.big_blind,
             saw_flop=saw_flop,
+            withdrawn=withdrawn,
         )
         self.phase = Phase.COMPLETE
         for seat, amount in self.settlement.returned.items():
@@ -789,6 +793,86 @@ class Hand:
 
     def _emit(self, event: str, /, *, to: int | None = None, **data: Any) -> None:
         self.events.append(Event(event, data, to))
+
+
+# pokerkit's fold / check_or_call / complete_bet_or_raise_to first re-verify the action through layers of
+# properties that call each other (a third of the time of a hand). The room's own checks in Hand._check
+# are stricter, so these do exactly what those methods do after their verification, and nothing else.
+# tests/engine/test_pokerkit_feed.py plays random hands both ways and compares pokerkit's whole state.
+
+
+def _pk_fold(state: State, index: int) -> None:
+    assert state.actor_indices[0] == index
+    state._pop_actor_index()
+    state._muck_hole_cards(index)
+    state._update_betting(Folding(index))
+
+
+def _pk_check_or_call(state: State, index: int) -> None:
+    assert state.actor_indices[0] == index
+    bets = state.bets
+    amount = min(state.stacks[index], max(bets) - bets[index])
+    state._pop_actor_index()
+    bets[index] += amount
+    state.stacks[index] -= amount
+    state.payoffs[index] -= amount
+    state._update_betting(CheckingOrCalling(index, amount))
+
+
+def _pk_raise_to(state: State, index: int, amount: int) -> None:
+    """pokerkit's complete_bet_or_raise_to after its checks, minus its short-all-in bookkeeping, which
+    the room keeps itself (see Hand._compute_limits)."""
+    assert state.actor_indices[0] == index
+    bets = state.bets
+    state._pop_actor_index()
+    raised_by = amount - max(bets)
+    delta = amount - bets[index]
+    bets[index] = amount
+    state.stacks[index] -= delta
+    state.payoffs[index] -= delta
+    state.bring_in_status = False
+    state.completion_status = False
+    n = state.player_count
+    statuses, stacks = state.statuses, state.stacks
+    state.actor_indices = deque(
+        i for i in ((index + k) % n for k in range(1, n)) if statuses[i] and stacks[i]
+    )
+    state.opener_index = index
+    state.acted_player_indices.clear()
+    state.acted_player_indices.add(index)
+    state.completion_betting_or_raising_amount = max(state.completion_betting_or_raising_amount, raised_by)
+    state.completion_betting_or_raising_count += 1
+    state.consecutive_short_all_in_amounts.clear()
+    state._update_betting(CompletionBettingOrRaisingTo(index, amount))
+
+
+def _feed_pokerkit(state: State, holes: Mapping[int, Sequence[int]], burn: int | None, board: Sequence[int]) -> None:
+    """Give pokerkit the cards of one dealing stage, exactly as its ``deal_hole``, ``burn_card`` and
+    ``deal_board`` would record them, then let it move on to the betting.
+
+    Why not those methods: each checks the cards against pokerkit's own deck with dataclass equality,
+    which made card dealing most of the cost of a hand; our deck is checked once, in the configuration.
+    ``tests/engine/test_pokerkit_feed.py`` checks this against the public methods.
+    """
+    operations = state.operations
+    for index, cards in holes.items():
+        pending = state.hole_dealing_statuses[index]
+        dealt = tuple(_PK_CARDS[card] for card in cards)
+        statuses = tuple(pending.popleft() for _ in dealt)
+        state.hole_cards[index].extend(dealt)
+        state.hole_card_statuses[index].extend(statuses)
+        operations.append(HoleDealing(index, dealt, statuses))
+    if burn is not None:
+        state.card_burning_status = False
+        state.burn_cards.append(_PK_CARDS[burn])
+        operations.append(CardBurning(_PK_CARDS[burn]))
+    if board:
+        dealt = tuple(_PK_CARDS[card] for card in board)
+        state.board_dealing_counts[0] -= len(dealt)
+        for card in dealt:
+            state.board_cards.append([card])
+        operations.append(BoardDealing(dealt))
+    state._update_dealing()
 
 
 # --- module-level API --------------------------------------------------------------------------------

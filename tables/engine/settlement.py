@@ -73,8 +73,11 @@ class Pot:
     eligible: tuple[int, ...]
 
 
-def return_uncalled(contributions: Mapping[int, int]) -> tuple[dict[int, int], dict[int, int]]:
-    """Give the part of the biggest contribution nobody matched back to its owner, before pots form.
+def return_uncalled(
+    contributions: Mapping[int, int], folded: frozenset[int] | set[int] = frozenset()
+) -> tuple[dict[int, int], dict[int, int]]:
+    """Give the part of the biggest contribution nobody matched back to its owner, before pots form
+    (never to a player who folded: folded chips are dead).
 
     Returns (contributions after the return, {seat: amount returned}).
     """
@@ -83,7 +86,7 @@ def return_uncalled(contributions: Mapping[int, int]) -> tuple[dict[int, int], d
         return after, {}
     ranked = sorted(after.items(), key=lambda item: item[1], reverse=True)
     (top_seat, top), (_, second) = ranked[0], ranked[1]
-    if top > second:
+    if top > second and top_seat not in folded:
         after[top_seat] = second
         return after, {top_seat: top - second}
     return after, {}
@@ -170,16 +173,25 @@ def settle(
     players_dealt: int,
     big_blind: int,
     saw_flop: bool,
+    withdrawn: Mapping[int, int] | None = None,
 ) -> Settlement:
     """Settle the money of a finished hand.
 
     ``order`` is the odd-chip order (first seat clockwise of the button first; heads-up the big blind
     first and the button last). ``contributions`` are live chips (blinds, bets); ``dead`` the dead
     money each seat put in (antes, dead small blind, bomb-pot post). ``shown`` holds the strength of every hand that competes at the showdown;
-    when one player is left it may be empty (the winner need not show). Players still in who mucked are
+    when one player is left it may be empty (the winner need not show). ``withdrawn``: chips given back
+    before the pots form although somebody matched part of them: when everybody else folds, the
+    winner's whole bet on that last street goes back (the SPEC's "button raises to 6, both blinds
+    fold: pot 3"), and the pots, and so the rake, are what the others put in before. Players still in who mucked are
     in neither ``folded`` nor ``shown``: they stay in the pots' eligible lists but cannot win.
     """
-    matched, returned = return_uncalled(contributions)
+    withdrawn = dict(withdrawn or {})
+    live = {seat: amount - withdrawn.get(seat, 0) for seat, amount in contributions.items()}
+    matched, returned = return_uncalled(live, folded)
+    for seat, amount in withdrawn.items():
+        if amount:
+            returned[seat] = returned.get(seat, 0) + amount
     pots = build_pots(order=order, contributions=matched, folded=folded, dead=sum(dead.values()))
     total = sum(pot.amount for pot in pots)
     hand_rake = 0

@@ -1,0 +1,233 @@
+"""Hands per second: our engine against bare pokerkit, on the same deals and the same actions.
+
+    python bench/engine.py [--hands N] [--seed S]
+
+Random-action 6-max No-Limit Hold'em at 1/2 with stacks of 50 to 400 big blinds. Our engine chooses
+every action from its own ``legal`` list (that choosing is timed too) and settles with the room's rake;
+the deck commitment and the end-of-hand openings of ``tables.engine.fairness`` are included when that
+module is there. Bare pokerkit then plays the very same actions on the very same cards with its own
+evaluator and settlement, and with pokerkit's ``StandardHighHand`` swapped for our phevaluator-backed
+drop-in. The script asserts that the settlements agree: pokerkit with the drop-in exactly as bare
+pokerkit, and our engine (replayed without rake) as bare pokerkit except where pokerkit splits pots its
+own way (it merges pots before splitting and rounds odd chips differently), which may only move chips
+between the players who tied.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from pokerkit import (  # noqa: E402
+    Automation,
+    BettingStructure,
+    Card,
+    Deck,
+    Mode,
+    Opening,
+    StandardHighHand,
+    State,
+    Street,
+)
+
+from tables.engine import Action, HandConfig, PostKind, replay, room_schedule, start_hand  # noqa: E402
+from tables.engine.cards import FULL_DECK  # noqa: E402
+from tables.engine.pkhands import FastStandardHighHand  # noqa: E402
+
+try:  # the fairness module is written beside this one; the bench runs without it
+    from tables.engine import fairness
+except ImportError:  # pragma: no cover
+    fairness = None  # type: ignore[assignment]
+
+PLAYERS = 6
+SB, BB = 1, 2
+_PK_CARD = dict(zip(FULL_DECK, Card.parse("".join(FULL_DECK)), strict=True))
+_BARE_AUTOMATIONS = (
+    Automation.ANTE_POSTING,
+    Automation.BET_COLLECTION,
+    Automation.BLIND_OR_STRADDLE_POSTING,
+    Automation.RUNOUT_COUNT_SELECTION,
+    Automation.HOLE_CARDS_SHOWING_OR_MUCKING,
+    Automation.HAND_KILLING,
+    Automation.CHIPS_PUSHING,
+    Automation.CHIPS_PULLING,
+)
+
+
+def make_deals(count: int, seed: int) -> list[tuple[list[str], list[int]]]:
+    rng = random.Random(seed)
+    deals = []
+    for _ in range(count):
+        deck = list(FULL_DECK)
+        rng.shuffle(deck)
+        deals.append((deck, [BB * rng.randint(50, 400) for _ in range(PLAYERS)]))
+    return deals
+
+
+def config_for(deck: list[str], stacks: list[int], *, rake: bool) -> HandConfig:
+    # Seats 0..5, button on seat 5: seat 0 posts the small blind, seat 1 the big blind.
+    return HandConfig(
+        variant="holdem",
+        structure="nl",
+        seat_count=PLAYERS,
+        stacks=dict(enumerate(stacks)),
+        button=PLAYERS - 1,
+        small_blind=SB,
+        big_blind=BB,
+        deck=tuple(deck),
+        posts=((0, PostKind.SMALL_BLIND), (1, PostKind.BIG_BLIND)),
+        rake=room_schedule(1) if rake else None,
+    )
+
+
+def choose(legal: list[dict], rng: random.Random, seat: int) -> Action:
+    """A loose random player: checks or calls a lot, so many hands reach the showdown."""
+    kinds = {entry["action"]: entry for entry in legal}
+    roll = rng.random()
+    if "check" in kinds:
+        if roll < 0.7 or not ({"bet", "raise", "all_in"} & kinds.keys()):
+            return Action(seat, "check")
+    elif roll < 0.2:
+        return Action(seat, "fold")
+    elif roll < 0.8:
+        return Action(seat, "call")
+    if rng.random() < 0.1 and "all_in" in kinds:
+        return Action(seat, "all_in")
+    for kind in ("bet", "raise"):
+        if kind in kinds:
+            low, high = kinds[kind]["min"], kinds[kind]["max"]
+            return Action(seat, kind, rng.randint(low, min(high, low * 3)))
+    return Action(seat, "call") if "call" in kinds else Action(seat, "check")
+
+
+def play_ours(deck: list[str], starting: list[int], rng: random.Random) -> tuple[list[Action], dict[int, int], int]:
+    """One hand through our engine, actions chosen from its legal list, deck committed and opened."""
+    secret = fairness.commit_deck(deck=deck) if fairness is not None else None
+    hand = start_hand(config=config_for(deck, starting, rake=True))
+    while not hand.is_over:
+        hand.act(choose(hand.legal_actions(), rng, hand.to_act))
+    if secret is not None:
+        fairness.open_positions(secret=secret, positions=hand.public_positions())
+    settlement = hand.settlement
+    return hand.log, dict(settlement.finishing_stacks), settlement.rake
+
+
+def _pokerkit_state(starting: list[int], hand_type: type) -> State:
+    preflop = Street(False, (False, False), 0, False, Opening.POSITION, BB, None)
+    streets = (preflop, *(Street(True, (), n, False, Opening.POSITION, BB, None) for n in (3, 1, 1)))
+    return State(
+        _BARE_AUTOMATIONS, Deck.STANDARD, (hand_type,), streets, BettingStructure.NO_LIMIT, True,
+        0, (SB, BB), 0, starting, PLAYERS, mode=Mode.CASH_GAME,
+    )
+
+
+def play_pokerkit(deck: list[str], starting: list[int], log: list[Action], hand_type: type) -> list[int] | None:
+    """The same cards and actions through pokerkit alone; ``None`` if pokerkit refuses an action."""
+    state = _pokerkit_state(starting, hand_type)
+    cards = iter(deck)
+    holes = [[next(cards) for _ in range(PLAYERS)] for _ in range(2)]
+    dealt = False
+    actions = iter(log)
+    while state.status:
+        if state.actor_index is not None:
+            action = next(actions)
+            try:
+                if action.kind == "fold":
+                    state.fold()
+                elif action.kind in ("check", "call"):
+                    state.check_or_call()
+                elif action.kind == "all_in" and state.checking_or_calling_amount == state.stacks[state.actor_index]:
+                    state.check_or_call()
+                else:
+                    amount = action.amount
+                    if amount is None:
+                        amount = state.stacks[state.actor_index] + state.bets[state.actor_index]
+                    state.complete_bet_or_raise_to(amount)
+            except ValueError:
+                return None
+        elif not dealt and state.can_deal_hole():
+            for player in range(PLAYERS):
+                state.deal_hole((_PK_CARD[holes[0][player]], _PK_CARD[holes[1][player]]), player)
+            dealt = True
+        elif state.can_burn_card():
+            state.burn_card(_PK_CARD[next(cards)])
+        elif state.can_deal_board():
+            state.deal_board([_PK_CARD[next(cards)] for _ in range(state.board_dealing_count)])
+        else:  # pragma: no cover
+            raise AssertionError("pokerkit is stuck")
+    return list(state.stacks)
+
+
+def run_interleaved(deals: list, seed: int) -> dict:
+    """Each deal through our engine, then bare pokerkit, then pokerkit with the drop-in hand type,
+    timing each separately: interleaving hand by hand keeps other load on the machine from favouring
+    either side."""
+    times = {"ours": 0.0, "bare": 0.0, "fast": 0.0}
+    logs, bare, fast, rake = [], [], [], 0
+    clock = time.perf_counter
+    for number, (deck, starting) in enumerate(deals):
+        rng = random.Random(seed * 1_000_003 + number)
+        t0 = clock()
+        log, stacks, hand_rake = play_ours(deck, starting, rng)
+        t1 = clock()
+        bare.append(play_pokerkit(deck, starting, log, StandardHighHand))
+        t2 = clock()
+        fast.append(play_pokerkit(deck, starting, log, FastStandardHighHand))
+        t3 = clock()
+        times["ours"] += t1 - t0
+        times["bare"] += t2 - t1
+        times["fast"] += t3 - t2
+        assert sum(stacks.values()) + hand_rake == sum(starting)
+        logs.append(log)
+        rake += hand_rake
+    return {"times": times, "logs": logs, "bare": bare, "fast": fast, "rake": rake}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--hands", type=int, default=1000)
+    parser.add_argument("--seed", type=int, default=20260601)
+    args = parser.parse_args(argv)
+    deals = make_deals(args.hands, args.seed)
+
+    run = run_interleaved(deals, args.seed)
+    logs, bare, fast, rake = run["logs"], run["bare"], run["fast"], run["rake"]
+    ours_time, bare_time, fast_time = run["times"]["ours"], run["times"]["bare"], run["times"]["fast"]
+
+    # Settlements: the drop-in hand type changes nothing in pokerkit.
+    assert fast == bare, "pokerkit with the phevaluator hand type settled differently"
+    differ = refused = 0
+    for (deck, starting), log, theirs in zip(deals, logs, bare, strict=True):
+        if theirs is None:
+            refused += 1
+            continue
+        hand = replay(config=config_for(deck, starting, rake=False), actions=log)
+        ours = [hand.settlement.finishing_stacks[seat] for seat in range(PLAYERS)]
+        if ours != theirs:
+            differ += 1
+            moved = [seat for seat in range(PLAYERS) if ours[seat] != theirs[seat]]
+            tied = {seat for pot in hand.settlement.pots if len(pot.winners) > 1 for seat in pot.winners}
+            assert set(moved) <= tied and sum(ours[s] for s in moved) == sum(theirs[s] for s in moved), (
+                f"settlements differ beyond pokerkit's odd-chip split: {ours} vs {theirs}"
+            )
+    showdowns = sum(1 for log in logs if log and log[-1].kind in ("check", "call", "all_in"))
+    rate: Callable[[float], float] = lambda seconds: args.hands / seconds  # noqa: E731
+    print(f"hands: {args.hands} (6-max NL 1/2, random actions; {showdowns} ended on a call or check)")
+    print(f"ours (engine + room rake{' + deck commitment' if fairness else ''}): {rate(ours_time):9.1f} hands/s")
+    print(f"bare pokerkit 0.7.7:                {rate(bare_time):9.1f} hands/s")
+    print(f"pokerkit + phevaluator hand type:   {rate(fast_time):9.1f} hands/s")
+    print(f"ratio ours / bare pokerkit:         {bare_time / ours_time:9.1f} x")
+    print(f"ratio pokerkit+phevaluator / bare:  {bare_time / fast_time:9.1f} x")
+    print(f"settlements: identical except {differ} split pot(s) pokerkit divides its own way; "
+          f"{refused} hand(s) pokerkit's rules refused; rake taken {rake}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
