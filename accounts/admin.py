@@ -12,3 +12,92 @@ class UserAdmin(BaseUserAdmin):
     fieldsets = BaseUserAdmin.fieldsets + (
         (_("Room"), {"fields": ("is_bot", "identity_verified_at", "preferred_language")}),
     )
+
+
+# Responsible gaming (SPEC 2): staff see every limit and self-exclusion, record an exclusion a player asks for
+# by phone or email, and lift a permanent one once the rules allow. The rules are cashier.services'.
+
+from datetime import timedelta  # noqa: E402
+
+from django import forms  # noqa: E402
+from django.contrib import messages  # noqa: E402
+
+from accounts.models import DepositLimit, SelfExclusion  # noqa: E402
+
+
+@admin.register(DepositLimit)
+class DepositLimitAdmin(admin.ModelAdmin):
+    list_display = ("user", "period", "amount", "pending_amount", "pending_from", "updated_at")
+    list_filter = ("period",)
+    search_fields = ("user__username",)
+    readonly_fields = ("user", "period", "amount", "pending_amount", "pending_from", "updated_at")
+
+    def has_add_permission(self, request, obj=None):
+        return False  # limits are the player's own, set on the account page
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+class SelfExclusionAddForm(forms.ModelForm):
+    class Meta:
+        model = SelfExclusion
+        fields = ("user", "period")
+
+    def clean(self):
+        from django.utils import timezone
+
+        from cashier.selectors import EXCLUSION_DAYS, self_exclusion_active
+
+        data = super().clean()
+        user, period = data.get("user"), data.get("period")
+        current = user and self_exclusion_active(user=user)
+        if current and period:
+            ends = None if period == SelfExclusion.Period.PERMANENT else timezone.now() + timedelta(
+                days=EXCLUSION_DAYS[period])
+            if current.ends_at is None or (ends is not None and ends <= current.ends_at):
+                raise forms.ValidationError(_("This player is already excluded for longer; a new self-exclusion "
+                                              "must end later."))
+        return data
+
+
+@admin.register(SelfExclusion)
+class SelfExclusionAdmin(admin.ModelAdmin):
+    form = SelfExclusionAddForm
+    list_display = ("user", "period", "starts_at", "ends_at", "lifted_at", "lifted_by", "created_by")
+    list_filter = ("period",)
+    search_fields = ("user__username",)
+    fields = ("user", "period")
+    autocomplete_fields = ("user",)
+    actions = ["lift"]
+
+    def get_readonly_fields(self, request, obj=None):
+        return ("user", "period", "starts_at", "ends_at", "lifted_at", "lifted_by", "created_by") if obj else ()
+
+    def get_fields(self, request, obj=None):
+        return self.get_readonly_fields(request, obj) if obj else self.fields
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+    def save_model(self, request, obj, form, change):
+        from cashier.services import player_self_exclude
+
+        if change:
+            return
+        created = player_self_exclude(user=obj.user, period=obj.period, recorded_by=request.user)
+        obj.pk = created.pk
+        obj.__dict__.update(created.__dict__)
+
+    @admin.action(description=_("Lift the selected self-exclusions (for good only, after 6 months)"))
+    def lift(self, request, queryset):
+        from cashier.errors import CashierError
+        from cashier.services import self_exclusion_lift
+
+        for exclusion in queryset:
+            try:
+                self_exclusion_lift(exclusion=exclusion, lifted_by=request.user)
+            except CashierError as error:
+                self.message_user(request, f"{exclusion}: {error}", level=messages.ERROR)
+            else:
+                self.message_user(request, _("%(exclusion)s lifted.") % {"exclusion": exclusion})

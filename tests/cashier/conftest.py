@@ -26,7 +26,7 @@ def player_create(*, verified: bool = False, bot: bool = False, welcome: bool = 
 
     n = next(_names)
     user = get_user_model().objects.create_user(
-        username=f"{'bot' if bot else 'player'}{n}-{uuid.uuid4().hex[:6]}", password="pw-Secret-123", is_bot=bot,
+        username=f"{'bot' if bot else 'player'}{n}-{uuid.uuid4().hex[:6]}", password=None, is_bot=bot,
         identity_verified_at=timezone.now() if verified else None,
     )
     if welcome:
