@@ -1,0 +1,89 @@
+"""Every recorded hand of ../shared/data to the chip: 201 room hands (with and without the room's rake,
+pots, rake per pot and winners per pot) and 119 real hands (PHH)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from engine_helpers import shared_dir
+
+from tables.engine.phh import load_phh, play_recorded, replay_file, replay_files
+from tables.engine.rake import room_schedule
+
+ROOM = shared_dir() / "data" / "room-hands"
+PHH = shared_dir() / "data" / "phh"
+
+
+def _expected(folder):
+    path = folder / "expected.json"
+    if not path.exists():
+        pytest.skip(f"shared data not found at {folder} (set POKER_SHARED_DIR)")
+    return json.loads(path.read_text())
+
+
+ROOM_EXPECTED = _expected(ROOM) if (ROOM / "expected.json").exists() else {}
+PHH_EXPECTED = _expected(PHH) if (PHH / "expected.json").exists() else {}
+
+
+def test_the_shared_data_is_there():
+    assert len(ROOM_EXPECTED) == 201
+    assert len(PHH_EXPECTED) == 119
+
+
+@pytest.mark.parametrize("name", sorted(ROOM_EXPECTED))
+def test_room_hand(name):
+    expected = ROOM_EXPECTED[name]
+    plain = replay_file(ROOM / name)
+    assert plain.get("error") is None
+    assert plain["finishing_stacks"] == expected["finishing_stacks"]
+    assert plain["rake"] == 0
+    raked = replay_file(ROOM / name, rake="room")
+    assert raked["finishing_stacks"] == expected["finishing_stacks_raked"]
+    assert raked["rake"] == expected["rake"]
+    hand = play_recorded(load_phh((ROOM / name).read_text(), rake=room_schedule(1)))
+    pots = hand.settlement.pots
+    assert [(pot.amount, sorted(pot.eligible)) for pot in pots] == [
+        (pot["amount"], pot["players"]) for pot in expected["pots"]
+    ]
+    assert [pot.rake for pot in pots] == expected["rake_per_pot"]
+    assert [sorted(pot.winners) for pot in pots] == expected["pot_winners"]
+    assert sum(pot.net for pot in pots) + hand.settlement.rake == sum(pot.amount for pot in pots)
+
+
+@pytest.mark.parametrize("name", sorted(PHH_EXPECTED))
+def test_recorded_real_hand(name):
+    result = replay_file(PHH / name)
+    assert result.get("error") is None
+    assert result["finishing_stacks"] == PHH_EXPECTED[name]["computed_finishing_stacks"]
+    assert sum(result["finishing_stacks"]) == sum(PHH_EXPECTED[name]["starting_stacks"])
+
+
+def test_separate_pots_differ_from_pokerkit_merging():
+    """The README's example: pokerkit merges pots before splitting; the room splits each pot."""
+    name = "separate_pots_hand_00153.phh"
+    expected = ROOM_EXPECTED[name]
+    assert expected["finishing_stacks"] != expected["pokerkit_finishing_stacks"]
+    assert replay_file(ROOM / name)["finishing_stacks"] == expected["finishing_stacks"]
+
+
+def test_unreadable_and_illegal_files_are_reported_not_raised(tmp_path):
+    broken = tmp_path / "broken.phh"
+    broken.write_text("variant = 'NT'\nthis is not toml")
+    unsupported = tmp_path / "stud.phh"
+    unsupported.write_text("variant = 'F7S'\nstarting_stacks = [10, 10]\nactions = []\n")
+    illegal = tmp_path / "illegal.phh"
+    illegal.write_text(
+        "variant = 'NT'\nantes = [0, 0, 0]\nblinds_or_straddles = [1, 2, 0]\nmin_bet = 2\n"
+        "starting_stacks = [100, 100, 100]\nactions = ['d dh p1 AsKs', 'd dh p2 2c2d', 'd dh p3 7h8h', 'p3 cbr 3']\n"
+    )
+    truncated = tmp_path / "truncated.phh"
+    truncated.write_text(
+        "variant = 'NT'\nantes = [0, 0]\nblinds_or_straddles = [1, 2]\nmin_bet = 2\n"
+        "starting_stacks = [100, 100]\nactions = ['d dh p1 AsKs', 'd dh p2 2c2d']\n"
+    )
+    results, ok = replay_files([broken, unsupported, illegal, truncated, tmp_path / "missing.phh"])
+    assert not ok
+    assert all("error" in result and "finishing_stacks" not in result for result in results)
+    assert "minimum raise is to 4" in results[2]["error"]
+    assert "stop before the end" in results[3]["error"]
