@@ -1,0 +1,87 @@
+"""A protocol client for tests: a player (or spectator) on a real WebSocket, recording every frame."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+
+import websockets
+
+
+def session_cookie_for(user) -> str:
+    """Log `user` in the way the login form would, and return the session cookie's value."""
+    from django.test import Client
+
+    client = Client()
+    client.force_login(user)
+    return client.cookies["sessionid"].value
+
+
+class TableClient:
+    def __init__(self, room, table_id: int, *, session: str | None = None) -> None:
+        self.room = room
+        self.table_id = table_id
+        self.session = session
+        self.frames: list[dict] = []
+        self.ws = None
+        self.state: dict | None = None
+
+    async def __aenter__(self) -> TableClient:
+        headers = {"Cookie": f"sessionid={self.session}"} if self.session else {}
+        self.ws = await websockets.connect(
+            f"{self.room.ws_url}/ws/tables/{self.table_id}/", origin=self.room.http_url, additional_headers=headers
+        )
+        return self
+
+    async def __aexit__(self, *exc) -> None:
+        await self.ws.close()
+
+    async def send(self, **message) -> None:
+        await self.ws.send(json.dumps(message))
+
+    async def recv(self, timeout: float = 15) -> dict:
+        message = json.loads(await asyncio.wait_for(self.ws.recv(), timeout=timeout))
+        self.frames.append(message)
+        if message["type"] == "state":
+            self.state = message
+        return message
+
+    async def until(self, predicate, timeout: float = 20) -> dict:
+        deadline = time.monotonic() + timeout
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError(f"no matching message; last state: {self.state}")
+            message = await self.recv(timeout=left)
+            if predicate(message):
+                return message
+
+    async def drain(self, seconds: float = 0.3) -> None:
+        try:
+            while True:
+                await self.recv(timeout=seconds)
+        except TimeoutError:
+            pass
+
+    def my_seat(self) -> dict | None:
+        return next((row for row in self.state["seats"] if row["cards"]), None) if self.state else None
+
+
+def cards_seen(frames) -> set[str]:
+    """Every card a client was sent, wherever it was in a message (any list of card strings)."""
+    found: set[str] = set()
+
+    def walk(value) -> None:
+        if isinstance(value, dict):
+            for item in value.values():
+                walk(item)
+        elif isinstance(value, list):
+            for item in value:
+                if isinstance(item, str) and len(item) == 2 and item[0] in "23456789TJQKA" and item[1] in "cdhs":
+                    found.add(item)
+                else:
+                    walk(item)
+
+    walk(frames)
+    return found
