@@ -1,0 +1,1226 @@
+// The table page: one client of the table protocol (docs/protocol.md, PROTOCOL.md). It renders every `state` the
+// server sends as a whole, uses `event`s only for the logs (chat, dealer lines, last hands), shows `error`s as a
+// toast and changes nothing else. No build step: a plain ES module, loaded by templates/tables/table.html.
+//
+// The page gives it (see the template):
+//   #table-app            data-ws-path, data-user-name, data-authenticated ("true"/"false"), data-login-url
+//   #table-data           json_script of the table dict as in /api/tables/
+//   #i18n                 json_script of the translated strings (keys as in FALLBACK below)
+// A test harness may set window.PokerWebSocket to a fake WebSocket class before this module runs.
+
+import {
+  clamp, formatMoney, formatNumber, formatShort, parseAmount, roundDownToChip, setChipsTemplate,
+} from "./money.js";
+
+// English fallbacks only: the page passes the translated strings.
+const FALLBACK = {
+  fold: "Fold", check: "Check", call: "Call {amount}", bet: "Bet {amount}", raise: "Raise to {amount}",
+  all_in: "All-in {amount}", show: "Show", muck: "Muck",
+  preset_min: "Min", preset_half: "½ pot", preset_three_quarters: "¾ pot", preset_pot: "Pot", preset_all_in: "All-in",
+  amount: "Amount", check_fold: "Check/Fold", call_any: "Call any", pre_actions: "Pre-select your action",
+  sit_here: "Sit here", seat_n: "Seat {n}", open_seat: "Open",
+  status_waiting_bb: "Waiting for BB", status_sitting_out: "Sitting out", status_folded: "Folded", status_all_in: "All-in",
+  bot: "BOT", bot_title: "House bot", dealer_button: "Dealer button", you: "You",
+  hand_number: "Hand #{number}", deck_commitment: "Deck commitment",
+  deck_commitment_help: "Root of the Merkle tree of salted SHA-256 digests of the shuffled deck, published before the first card was dealt.",
+  copy: "Copy", copied: "Copied",
+  main_pot: "Main pot", side_pot: "Side pot {n}", rake: "rake {amount}", gross: "gross {amount}", total_pot: "Pot {amount}",
+  buy_in_title: "Take seat {seat}", buy_in_range: "From {min} to {max}", buy_in_amount: "Buy-in",
+  wait_bb: "Wait for the big blind", post_now: "Post the big blind now", confirm: "Confirm", cancel: "Cancel",
+  sit_out: "Sit out", sit_in: "Sit in", auto_muck: "Auto-muck", straddle: "Straddle", top_up: "Top up",
+  top_up_title: "Top up your stack", top_up_range: "Up to {max}", top_up_between_hands: "Top-ups are made between hands.",
+  leave: "Leave table",
+  chat: "Chat", chat_placeholder: "Say something…", chat_send: "Send", chat_login: "Log in to chat",
+  last_hands: "Last hands", no_hands_yet: "No hand played yet.", hand_won: "{name} won {amount}",
+  login_to_play: "Log in to play", watching: "You are watching this table.", choose_seat: "Choose an empty seat to play.",
+  connecting: "Connecting…", connected: "Connected", reconnecting: "Reconnecting…", table_closed: "This table is closed.",
+  not_connected: "Not connected: try again in a moment.",
+  your_turn: "Your turn", time_bank: "Time bank", seconds: "{n}s",
+  shortcuts: "Shortcuts", shortcut_fold: "F: fold", shortcut_call: "C: check / call", shortcut_raise: "R: bet / raise",
+  shortcut_enter: "Enter: confirm",
+  acted_fold: "{name} folds", acted_check: "{name} checks", acted_call: "{name} calls {amount}",
+  acted_bet: "{name} bets {amount}", acted_raise: "{name} raises to {amount}", acted_all_in: "{name} is all-in {amount}",
+  acted_show: "{name} shows {cards}", acted_muck: "{name} mucks", dealer: "Dealer",
+  last_fold: "Fold", last_check: "Check", last_call: "Call", last_bet: "Bet", last_raise: "Raise", last_all_in: "All-in",
+  street_preflop: "Pre-flop", street_flop: "Flop", street_turn: "Turn", street_river: "River", street_showdown: "Showdown",
+  new_hand: "Hand #{number}", shows: "{name} shows {cards}", wins: "{name} wins {amount}",
+  game_holdem: "Hold'em", game_omaha: "Omaha", game_omaha_hilo: "Omaha Hi-Lo",
+  structure_nl: "No-Limit", structure_pl: "Pot-Limit", structure_fl: "Fixed-Limit",
+  max_seats: "{n}-max", heads_up: "Heads-up", blinds: "Blinds {sb}/{bb}", chips: "{amount} chips", lobby: "Lobby",
+};
+
+const SUITS = { s: "♠", h: "♥", d: "♦", c: "♣" };
+const RAISE_ACTIONS = ["bet", "raise"];
+const PRESETS = [["min", null], ["half", 0.5], ["three_quarters", 0.75], ["pot", 1], ["all_in", null]];
+
+// ---------------------------------------------------------------------------------------------------------------
+// Pure helpers (exported so that a harness or a test can check them).
+
+/** Hole cards a player holds in this game. */
+export function holeCardCount(game) {
+  return game === "omaha" || game === "omaha_hilo" ? 4 : 2;
+}
+
+/**
+ * Points for `n` seats spread at equal distances along an ellipse of aspect `aspect` (width / height), the first
+ * at the bottom centre and the next ones clockwise as seen on the screen (to the first player's left).
+ * Returns unit vectors [{x, y}] (x, y in -1..1).
+ */
+export function seatPoints(n, aspect = 2) {
+  const a = aspect >= 1 ? 1 : aspect;
+  const b = aspect >= 1 ? 1 / aspect : 1;
+  const steps = 720;
+  const lengths = [0];
+  let prev = { x: 0, y: 1 };
+  for (let i = 1; i <= steps; i++) {
+    const t = Math.PI / 2 + (i / steps) * 2 * Math.PI;
+    const p = { x: Math.cos(t), y: Math.sin(t) };
+    lengths.push(lengths[i - 1] + Math.hypot((p.x - prev.x) * a, (p.y - prev.y) * b));
+    prev = p;
+  }
+  const total = lengths[steps];
+  const points = [];
+  let j = 0;
+  for (let k = 0; k < n; k++) {
+    const target = (k / n) * total;
+    while (j < steps && lengths[j + 1] < target) j++;
+    const span = lengths[j + 1] - lengths[j] || 1;
+    const t = Math.PI / 2 + ((j + (target - lengths[j]) / span) / steps) * 2 * Math.PI;
+    points.push({ x: Math.cos(t), y: Math.sin(t) });
+  }
+  return points;
+}
+
+/** The gross pot: every pot's gross amount plus every bet on the table. */
+export function grossPot(state) {
+  const pots = (state.pots || []).reduce((sum, p) => sum + (p.amount || 0), 0);
+  const bets = (state.seats || []).reduce((sum, s) => sum + (s.bet || 0), 0);
+  return pots + bets;
+}
+
+export function highestBet(state) {
+  return (state.seats || []).reduce((m, s) => Math.max(m, s.bet || 0), 0);
+}
+
+/** What calling costs `seat` (capped by its stack). */
+export function callCost(state, seat) {
+  if (!seat) return 0;
+  return Math.max(0, Math.min(highestBet(state) - (seat.bet || 0), seat.stack || 0));
+}
+
+/** Keep a bet/raise "to" amount legal: rounded down to the chip, within [min, max] (max may be an odd all-in). */
+export function clampToLegal(amount, entry, chip) {
+  if (!Number.isFinite(amount)) return entry.min;
+  if (amount >= entry.max) return entry.max;
+  return clamp(roundDownToChip(amount, chip), entry.min, entry.max);
+}
+
+/**
+ * The preset "to" amounts for a bet or raise, on the gross pot. A pot-sized raise is the call plus the pot after
+ * the call: to = highest bet + (gross pot + call); fractions take that share of (gross pot + call).
+ */
+export function presetAmounts(state, seat, entry, chip) {
+  const pot = grossPot(state);
+  const call = callCost(state, seat);
+  const top = highestBet(state);
+  const out = {};
+  for (const [name, share] of PRESETS) {
+    let value;
+    if (name === "min") value = entry.min;
+    else if (name === "all_in") value = entry.max;
+    else value = top + share * (pot + call);
+    out[name] = clampToLegal(Math.floor(value), entry, chip);
+  }
+  return out;
+}
+
+export function cardText(card) {
+  if (!card || card.length < 2) return "";
+  const rank = card[0] === "T" ? "10" : card[0];
+  return rank + (SUITS[card[1]] || card[1]);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Small DOM helpers.
+
+function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k === "class") el.className = v;
+    else if (k === "text") el.textContent = v;
+    else if (k === "style") el.style.cssText = v;
+    else if (k.startsWith("on") && typeof v === "function") el.addEventListener(k.slice(2), v);
+    else if (k in el && typeof v !== "string") el[k] = v;
+    else el.setAttribute(k, v === true ? "" : v);
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    el.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return el;
+}
+
+const ICONS = {
+  lock: '<rect x="5" y="11" width="14" height="10" rx="2"/><path d="M8 11V7a4 4 0 0 1 8 0v4"/>',
+  clock: '<circle cx="12" cy="13" r="8"/><path d="M12 9v4l2.5 2.5M10 2h4"/>',
+  keyboard: '<rect x="2" y="6" width="20" height="12" rx="2"/><path d="M6 10h.01M10 10h.01M14 10h.01M18 10h.01M7 14h10"/>',
+};
+
+function icon(name) {
+  const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+  svg.setAttribute("viewBox", "0 0 24 24");
+  svg.setAttribute("class", `icon icon-${name}`);
+  svg.setAttribute("aria-hidden", "true");
+  svg.innerHTML = ICONS[name];
+  return svg;
+}
+
+function readJSON(id, fallback) {
+  const el = document.getElementById(id);
+  if (!el) return fallback;
+  try {
+    return JSON.parse(el.textContent);
+  } catch (e) {
+    return fallback;
+  }
+}
+
+function cardEl(card, extra = "") {
+  if (!card) return h("span", { class: `pcard back ${extra}`, "aria-hidden": "true" });
+  const suit = card[1];
+  const red = suit === "h" || suit === "d";
+  return h("span", { class: `pcard face suit-${suit}${red ? " red" : ""} ${extra}`, "data-card": card, "aria-label": cardText(card) },
+    h("span", { class: "rank", text: card[0] === "T" ? "10" : card[0] }),
+    h("span", { class: "suit", text: SUITS[suit] || suit }));
+}
+
+function isTypingTarget(el) {
+  if (!el) return false;
+  const tag = el.tagName;
+  return tag === "TEXTAREA" || tag === "SELECT" || el.isContentEditable ||
+    (tag === "INPUT" && !["checkbox", "radio", "button", "submit", "range"].includes(el.type));
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+
+export class TablePage {
+  constructor(root, { table, wsPath, userName, authenticated, loginUrl, strings, WebSocketImpl }) {
+    this.root = root;
+    this.table = table || {};
+    this.wsPath = wsPath;
+    this.userName = userName || "";
+    this.authenticated = !!authenticated;
+    this.loginUrl = loginUrl || "/accounts/login/?next=" + encodeURIComponent(location.pathname);
+    this.strings = { ...FALLBACK, ...(strings || {}) };
+    this.WebSocketImpl = WebSocketImpl || window.WebSocket;
+    setChipsTemplate(this.strings.chips);
+
+    this.state = null;
+    this.lastSeq = null;
+    this.syncPendingSince = 0;
+    this.ws = null;
+    this.attempt = 0;
+    this.stopped = false;
+    this.everConnected = false;
+    this.clockSamples = [];
+    this.timer = null; // {key, deadline, total, bank, bankTotal}
+    this.decisionKey = null;
+    this.actPending = false;
+    this.amount = 0;
+    this.lastActions = new Map();
+    this.awards = [];
+    this.history = [];
+    this.handKey = null;
+    this.streetKey = null;
+    this.preAppliedFor = null;
+    this.options = { auto_muck: true, straddle: false };
+    this.baseTitle = document.title;
+
+    this.build();
+    this.bindKeys();
+    this.connect();
+    this.tickHandle = setInterval(() => this.tick(), 200);
+    this.phoneQuery = window.matchMedia("(max-width: 420px)");
+    this.phoneQuery.addEventListener?.("change", () => this.renderSeats());
+  }
+
+  t(key, params = {}) {
+    let s = this.strings[key] ?? FALLBACK[key] ?? key;
+    for (const [k, v] of Object.entries(params)) s = s.split(`{${k}}`).join(String(v));
+    return s;
+  }
+
+  money(amount) { return formatMoney(amount, this.currency()); }
+  short(amount) { return formatShort(amount, this.currency()); }
+  currency() { return this.currentTable().currency; }
+  chip() { return Math.max(1, Number(this.currentTable().chip) || 1); }
+  currentTable() { return (this.state && this.state.table) || this.table; }
+
+  // ----- the page's skeleton, built once ------------------------------------------------------------------------
+  build() {
+    const t = (k, p) => this.t(k, p);
+    this.el = {};
+    const E = this.el;
+    E.title = h("h1", { class: "table-name" });
+    E.meta = h("span", { class: "table-meta" });
+    E.handNumber = h("span", { id: "hand-number", class: "hand-number" });
+    E.street = h("span", { id: "street", class: "street" });
+    E.commitmentText = h("code", { id: "deck-commitment-value" });
+    E.commitmentPopover = h("div", { id: "deck-commitment-popover", class: "popover", hidden: true, role: "dialog" },
+      h("strong", { text: t("deck_commitment") }),
+      h("p", { class: "help", text: t("deck_commitment_help") }),
+      E.commitmentText,
+      h("button", { type: "button", class: "small", text: t("copy"), onclick: (ev) => this.copyCommitment(ev.currentTarget) }));
+    E.commitment = h("button", {
+      type: "button", id: "deck-commitment", class: "commitment", hidden: true, "aria-expanded": "false",
+      onclick: () => this.toggleCommitment(),
+    }, icon("lock"), " ", t("deck_commitment"));
+    E.status = h("span", { id: "connection-status", class: "connection", "data-state": "connecting", role: "status", text: t("connecting") });
+    E.shortcutsHelp = h("span", { class: "shortcuts", id: "shortcuts", tabindex: "0",
+      "aria-label": [t("shortcut_fold"), t("shortcut_call"), t("shortcut_raise"), t("shortcut_enter")].join(", ") },
+    icon("keyboard"), " ", t("shortcuts"),
+    h("span", { class: "shortcuts-tip", role: "tooltip" },
+      ...[["F", "shortcut_fold"], ["C", "shortcut_call"], ["R", "shortcut_raise"], ["Enter", "shortcut_enter"]]
+        .map(([key, label]) => h("span", {}, h("kbd", { text: key }), " ", t(label).replace(/^[^:]*:\s*/, "")))));
+
+    const head = h("div", { class: "table-head" },
+      h("div", { class: "table-title" }, E.title, E.meta),
+      h("div", { class: "table-info" }, E.handNumber, E.street, h("span", { class: "commitment-wrap" }, E.commitment, E.commitmentPopover), E.shortcutsHelp, E.status));
+
+    E.pots = h("div", { id: "pots", class: "pots", "aria-live": "polite" });
+    E.board = h("div", { id: "board", class: "board" });
+    E.totalPot = h("div", { id: "total-pot", class: "total-pot" });
+    E.seats = h("div", { class: "seats" });
+    E.felt = h("div", { class: "felt-wrap", id: "felt" },
+      h("div", { class: "felt" }, h("div", { class: "felt-logo", "aria-hidden": "true", text: "♠ ♥ ♣ ♦" })),
+      h("div", { class: "felt-center" }, E.totalPot, E.board, E.pots),
+      E.seats);
+
+    // Action bar (rebuilt for every decision), pre-actions and the spectator's line.
+    E.actionBar = h("div", { id: "action-bar", class: "action-bar", hidden: true, role: "group", "aria-label": t("your_turn") });
+    E.preCheckFold = h("input", { type: "checkbox", id: "pre-check-fold", onchange: () => this.onPreAction("check_fold") });
+    E.preCallAny = h("input", { type: "checkbox", id: "pre-call-any", onchange: () => this.onPreAction("call_any") });
+    E.preActions = h("div", { id: "pre-actions", class: "pre-actions", hidden: true, role: "group", "aria-label": t("pre_actions") },
+      h("label", { class: "pre-action" }, E.preCheckFold, " ", t("check_fold")),
+      h("label", { class: "pre-action" }, E.preCallAny, " ", t("call_any")));
+    E.spectator = h("div", { id: "spectator-bar", class: "spectator-bar", hidden: true });
+    E.seatControls = this.buildSeatControls();
+    const stage = h("div", { class: "table-stage" }, E.felt,
+      h("div", { class: "action-dock" }, E.actionBar, E.preActions, E.spectator), E.seatControls);
+
+    // Side: chat and the last hands.
+    E.chatLog = h("div", { id: "chat-log", class: "chat-log", role: "log", "aria-live": "polite" });
+    E.chatInput = h("input", { type: "text", id: "chat-input", maxlength: "200", autocomplete: "off",
+      placeholder: this.authenticated ? t("chat_placeholder") : t("chat_login"), disabled: !this.authenticated,
+      "aria-label": t("chat") });
+    E.chatForm = h("form", { id: "chat-form", class: "chat-form", onsubmit: (ev) => { ev.preventDefault(); this.sendChat(); } },
+      E.chatInput, h("button", { type: "submit", class: "small", text: t("chat_send"), disabled: !this.authenticated }));
+    E.history = h("ol", { id: "hand-history", class: "hand-history" }, h("li", { class: "empty", text: t("no_hands_yet") }));
+    const side = h("aside", { class: "table-side" },
+      h("section", { class: "panel chat" }, h("h2", { text: t("chat") }), E.chatLog, E.chatForm),
+      h("section", { class: "panel last-hands" }, h("h2", { text: t("last_hands") }), E.history));
+
+    E.buyIn = this.buildBuyInDialog();
+    E.topUp = this.buildTopUpDialog();
+    E.toast = h("div", { id: "toast", class: "toast", role: "alert", "aria-live": "assertive", hidden: true });
+
+    this.root.replaceChildren(h("div", { class: "table-page" }, head, h("div", { class: "table-layout" }, stage, side)),
+      E.buyIn, E.topUp, E.toast);
+    this.renderHead();
+    this.renderSpectatorBar();
+    document.addEventListener("click", (ev) => {
+      if (!E.commitmentPopover.hidden && !ev.target.closest(".commitment-wrap")) this.toggleCommitment(false);
+    });
+  }
+
+  buildSeatControls() {
+    const t = (k, p) => this.t(k, p);
+    const E = this.el;
+    E.sitOut = h("button", { type: "button", id: "sit-out", class: "button ghost", text: t("sit_out"), onclick: () => this.send({ type: "sit_out" }) });
+    E.sitInPost = h("select", { id: "sit-in-post", "aria-label": t("sit_in") },
+      h("option", { value: "wait_bb", text: t("wait_bb") }), h("option", { value: "now", text: t("post_now") }));
+    E.sitIn = h("button", { type: "button", id: "sit-in", class: "button primary", text: t("sit_in"),
+      onclick: () => this.send({ type: "sit_in", post: E.sitInPost.value }) });
+    E.sitInGroup = h("span", { class: "sit-in-group", hidden: true }, E.sitIn, E.sitInPost);
+    E.autoMuck = h("input", { type: "checkbox", id: "auto-muck", checked: true, onchange: () => this.sendOptions() });
+    E.straddle = h("input", { type: "checkbox", id: "straddle", onchange: () => this.sendOptions() });
+    E.straddleLabel = h("label", { class: "toggle", hidden: true }, E.straddle, " ", t("straddle"));
+    E.topUpButton = h("button", { type: "button", id: "top-up", class: "button ghost", text: t("top_up"), onclick: () => this.openTopUp() });
+    E.leave = h("button", { type: "button", id: "leave", class: "button danger", text: t("leave"), onclick: () => this.send({ type: "leave" }) });
+    return h("div", { id: "seat-controls", class: "seat-controls", hidden: true },
+      E.sitOut, E.sitInGroup, h("label", { class: "toggle" }, E.autoMuck, " ", t("auto_muck")), E.straddleLabel,
+      E.topUpButton, E.leave);
+  }
+
+  buildBuyInDialog() {
+    const t = (k, p) => this.t(k, p);
+    const E = this.el;
+    E.buyInTitle = h("h2", {});
+    E.buyInRange = h("p", { class: "range" });
+    E.buyInSlider = h("input", { type: "range", id: "buy-in-slider", "aria-label": t("buy_in_amount"),
+      oninput: () => { E.buyInAmount.value = formatNumber(this.buyInFromSlider()); } });
+    E.buyInAmount = h("input", { type: "text", id: "buy-in-amount", inputmode: "decimal", autocomplete: "off" });
+    E.buyInWait = h("input", { type: "radio", name: "buy-in-post", id: "buy-in-wait-bb", value: "wait_bb", checked: true });
+    E.buyInNow = h("input", { type: "radio", name: "buy-in-post", id: "buy-in-post-now", value: "now" });
+    E.buyInUnit = h("span", { class: "unit" });
+    const form = h("form", { method: "dialog", onsubmit: (ev) => { ev.preventDefault(); this.confirmBuyIn(); } },
+      E.buyInTitle, E.buyInRange,
+      h("div", { class: "amount-row" }, E.buyInSlider,
+        h("label", { class: "amount-field" }, h("span", { class: "sr-only", text: t("buy_in_amount") }), E.buyInUnit, E.buyInAmount)),
+      h("fieldset", { class: "post-choice" },
+        h("label", {}, E.buyInWait, " ", t("wait_bb")), h("label", {}, E.buyInNow, " ", t("post_now"))),
+      h("div", { class: "dialog-buttons" },
+        h("button", { type: "button", id: "buy-in-cancel", class: "button ghost", text: t("cancel"), onclick: () => E.buyIn.close() }),
+        h("button", { type: "submit", id: "buy-in-confirm", class: "button primary", text: t("confirm") })));
+    return h("dialog", { id: "buy-in-dialog", class: "room-dialog" }, form);
+  }
+
+  buildTopUpDialog() {
+    const t = (k, p) => this.t(k, p);
+    const E = this.el;
+    E.topUpRange = h("p", { class: "range" });
+    E.topUpAmount = h("input", { type: "text", id: "top-up-amount", inputmode: "decimal", autocomplete: "off" });
+    E.topUpUnit = h("span", { class: "unit" });
+    const form = h("form", { method: "dialog", onsubmit: (ev) => { ev.preventDefault(); this.confirmTopUp(); } },
+      h("h2", { text: t("top_up_title") }), E.topUpRange,
+      h("label", { class: "amount-field" }, h("span", { class: "sr-only", text: t("top_up") }), E.topUpUnit, E.topUpAmount),
+      h("p", { class: "help", text: t("top_up_between_hands") }),
+      h("div", { class: "dialog-buttons" },
+        h("button", { type: "button", id: "top-up-cancel", class: "button ghost", text: t("cancel"), onclick: () => E.topUp.close() }),
+        h("button", { type: "submit", id: "top-up-confirm", class: "button primary", text: t("confirm") })));
+    return h("dialog", { id: "top-up-dialog", class: "room-dialog" }, form);
+  }
+
+  // ----- connection ---------------------------------------------------------------------------------------------
+  wsUrl() {
+    if (/^wss?:/.test(this.wsPath)) return this.wsPath;
+    return (location.protocol === "https:" ? "wss://" : "ws://") + location.host + this.wsPath;
+  }
+
+  connect() {
+    if (this.stopped) return;
+    let ws;
+    try {
+      ws = new this.WebSocketImpl(this.wsUrl());
+    } catch (e) {
+      this.scheduleReconnect();
+      return;
+    }
+    this.ws = ws;
+    this.setStatus(this.everConnected ? "reconnecting" : "connecting");
+    ws.onopen = () => {
+      if (ws !== this.ws) return;
+      this.attempt = 0;
+      this.everConnected = true;
+      this.lastSeq = null; // the server sends a fresh `state` on connect
+      this.clockSamples = [];
+      this.setStatus("open");
+    };
+    ws.onmessage = (ev) => {
+      if (ws !== this.ws) return;
+      let msg;
+      try {
+        msg = JSON.parse(ev.data);
+      } catch (e) {
+        return;
+      }
+      this.onMessage(msg);
+    };
+    ws.onclose = (ev) => {
+      if (ws !== this.ws) return;
+      this.ws = null;
+      this.actPending = false;
+      if (ev && ev.code === 4404) {
+        this.stopped = true;
+        this.setStatus("closed");
+        return;
+      }
+      this.scheduleReconnect();
+    };
+    ws.onerror = () => {};
+  }
+
+  scheduleReconnect() {
+    if (this.stopped) return;
+    this.setStatus("reconnecting");
+    const base = Math.min(15000, 500 * 2 ** this.attempt);
+    this.attempt = Math.min(this.attempt + 1, 10);
+    clearTimeout(this.reconnectHandle);
+    this.reconnectHandle = setTimeout(() => this.connect(), base * (0.75 + Math.random() * 0.5));
+  }
+
+  setStatus(status) {
+    const el = this.el.status;
+    el.dataset.state = status;
+    el.textContent = this.t({ connecting: "connecting", open: "connected", reconnecting: "reconnecting", closed: "table_closed" }[status]);
+    this.root.classList.toggle("is-offline", status !== "open");
+  }
+
+  send(message) {
+    if (!this.ws || this.ws.readyState !== 1) {
+      this.toast(this.t("not_connected"));
+      return false;
+    }
+    this.ws.send(JSON.stringify(message));
+    return true;
+  }
+
+  requestSync() {
+    const now = Date.now();
+    if (this.syncPendingSince && now - this.syncPendingSince < 3000) return;
+    this.syncPendingSince = now;
+    if (this.ws && this.ws.readyState === 1) this.ws.send(JSON.stringify({ type: "sync" }));
+  }
+
+  onMessage(msg) {
+    if (!msg || typeof msg !== "object") return;
+    const seq = Number.isInteger(msg.seq) ? msg.seq : null;
+    if (msg.type === "state") {
+      if (seq !== null && this.lastSeq !== null && seq < this.lastSeq) return; // older than what we have seen
+      if (seq !== null) this.lastSeq = seq;
+      this.syncPendingSince = 0;
+      this.onState(msg);
+    } else if (msg.type === "event") {
+      if (seq !== null && this.lastSeq !== null) {
+        if (seq <= this.lastSeq) return; // already seen
+        if (seq > this.lastSeq + 1) this.requestSync();
+      }
+      if (seq !== null) this.lastSeq = seq;
+      try {
+        this.onEvent(msg);
+      } catch (e) {
+        console.warn("table event not shown", msg, e);
+      }
+    } else if (msg.type === "error") {
+      this.toast(msg.message || msg.code || this.t("error"));
+      if (this.actPending) {
+        this.actPending = false;
+        this.setActionBarEnabled(true);
+      }
+    }
+  }
+
+  // ----- state --------------------------------------------------------------------------------------------------
+  onState(state) {
+    const receivedAt = Date.now();
+    const serverTime = Date.parse(state.server_time);
+    if (Number.isFinite(serverTime)) {
+      // The smallest delay seen gives the best estimate of the server clock's offset.
+      this.clockSamples.push(serverTime - receivedAt);
+      if (this.clockSamples.length > 20) this.clockSamples.shift();
+    }
+    state.seats = [...(state.seats || [])].sort((a, b) => a.seat - b.seat);
+    state.legal = Array.isArray(state.legal) ? state.legal : [];
+    if (state.table) this.table = { ...this.table, ...state.table };
+    state.table = this.table;
+    this.state = state;
+
+    const handKey = state.hand ? String(state.hand.id) : null;
+    if (handKey !== this.handKey) {
+      this.handKey = handKey;
+      this.lastActions.clear();
+      this.clearPreActions();
+    }
+    const streetKey = state.hand ? `${state.hand.id}:${state.hand.street}` : null;
+    if (streetKey !== this.streetKey) {
+      this.streetKey = streetKey;
+      this.lastActions.clear();
+      this.clearPreActions();
+    }
+    if (state.options && typeof state.options === "object") {
+      this.options = { ...this.options, ...state.options };
+    }
+    this.setTimer(state, serverTime, receivedAt);
+    this.render();
+  }
+
+  mySeat() {
+    const s = this.state;
+    if (!s || !this.authenticated) return null;
+    const you = s.you ?? s.my_seat;
+    if (Number.isInteger(you)) return s.seats.find((x) => x.seat === you && x.player) || null;
+    return s.seats.find((x) => x.player && (x.player.you === true || x.player.name === this.userName)) || null;
+  }
+
+  render() {
+    this.me = this.mySeat();
+    this.root.classList.toggle("is-seated", !!this.me);
+    this.renderHead();
+    this.renderSeats();
+    this.renderCenter();
+    this.renderActionArea();
+    this.renderSeatControls();
+    this.renderSpectatorBar();
+    this.tick();
+  }
+
+  renderHead() {
+    const table = this.currentTable();
+    const E = this.el;
+    E.title.textContent = table.name || "";
+    const parts = [];
+    if (table.structure || table.game) {
+      parts.push([table.structure && this.t(`structure_${table.structure}`), table.game && this.t(`game_${table.game}`)].filter(Boolean).join(" "));
+    }
+    if (table.small_blind !== undefined && table.big_blind !== undefined) {
+      parts.push(this.t("blinds", { sb: this.short(table.small_blind), bb: this.short(table.big_blind) }));
+    }
+    if (table.seats) parts.push(table.seats === 2 ? this.t("heads_up") : this.t("max_seats", { n: table.seats }));
+    if (table.currency === "play") parts.push(this.t("chips", { amount: "" }).trim());
+    E.meta.textContent = parts.join(" · ");
+    const hand = this.state && this.state.hand;
+    E.handNumber.textContent = hand ? this.t("hand_number", { number: hand.number ?? hand.id }) : "";
+    E.handNumber.hidden = !hand;
+    E.street.textContent = hand && hand.street ? this.t(`street_${hand.street}`) : "";
+    E.street.hidden = !(hand && hand.street);
+    const commitment = hand && hand.deck_commitment;
+    E.commitment.hidden = !commitment;
+    if (commitment) {
+      E.commitment.title = `${this.t("deck_commitment")}: ${commitment}`;
+      E.commitment.dataset.commitment = commitment;
+      E.commitmentText.textContent = commitment;
+    } else {
+      this.toggleCommitment(false);
+    }
+  }
+
+  toggleCommitment(open) {
+    const pop = this.el.commitmentPopover;
+    const show = open === undefined ? pop.hidden : open;
+    pop.hidden = !show;
+    this.el.commitment.setAttribute("aria-expanded", show ? "true" : "false");
+  }
+
+  copyCommitment(button) {
+    const text = this.el.commitmentText.textContent;
+    const done = () => { button.textContent = this.t("copied"); setTimeout(() => { button.textContent = this.t("copy"); }, 1500); };
+    if (navigator.clipboard && navigator.clipboard.writeText) navigator.clipboard.writeText(text).then(done, () => {});
+  }
+
+  // ----- seats --------------------------------------------------------------------------------------------------
+  renderSeats() {
+    const state = this.state;
+    const container = this.el.seats;
+    if (!state) return;
+    const table = this.currentTable();
+    const seats = state.seats;
+    const n = Math.max(2, Math.min(10, table.seats || seats.length || 2));
+    const phone = this.phoneQuery && this.phoneQuery.matches;
+    const points = seatPoints(n, phone ? 0.8 : 2.05);
+    // Turn the table so that your own seat is at the bottom, as every room does.
+    const order = seats.map((s) => s.seat);
+    const meIndex = this.me ? order.indexOf(this.me.seat) : 0;
+    const canSit = this.authenticated && !this.me;
+    const holeCount = holeCardCount(table.game);
+    const hand = state.hand;
+    const fragments = [];
+    seats.forEach((seat, i) => {
+      const p = points[((i - Math.max(0, meIndex)) % n + n) % n] || points[i % points.length];
+      const pos = { x: 50 + (phone ? 39.5 : 45.5) * p.x, y: 50 + (phone ? 42.5 : 41.5) * p.y };
+      const betPos = { x: 50 + (phone ? 26 : 29) * p.x, y: 50 + (phone ? 27 : 24) * p.y };
+      // The dealer button sits between the seat and its bet, turned a little to one side.
+      const q = { x: p.x * Math.cos(0.42) - p.y * Math.sin(0.42), y: p.x * Math.sin(0.42) + p.y * Math.cos(0.42) };
+      const dPos = { x: 50 + (phone ? 30 : 33) * q.x, y: 50 + (phone ? 31 : 29) * q.y };
+      const style = `left:${pos.x.toFixed(2)}%;top:${pos.y.toFixed(2)}%;` +
+        `--bdx:${(betPos.x - pos.x).toFixed(2)};--bdy:${(betPos.y - pos.y).toFixed(2)};` +
+        `--ddx:${(dPos.x - pos.x).toFixed(2)};--ddy:${(dPos.y - pos.y).toFixed(2)};` +
+        `--side:${p.x >= 0 ? 1 : -1};--vert:${p.y >= 0 ? 1 : -1}`;
+      const status = seat.player ? seat.status : "empty";
+      if (!seat.player || status === "empty") {
+        const attrs = { class: "seat empty", "data-seat": seat.seat, style, "aria-label": this.t("seat_n", { n: seat.seat }) };
+        let content;
+        if (canSit) {
+          content = h("button", { type: "button", class: "sit-here", "data-seat": seat.seat, text: this.t("sit_here"),
+            onclick: () => this.openBuyIn(seat.seat) });
+        } else if (!this.authenticated) {
+          content = h("a", { class: "sit-here login", "data-seat": seat.seat, href: this.loginUrl, text: this.t("sit_here") });
+        } else {
+          content = h("span", { class: "open-seat", text: this.t("open_seat") });
+        }
+        fragments.push(h("div", attrs, content));
+        return;
+      }
+      const isMe = this.me && this.me.seat === seat.seat;
+      const isTurn = state.to_act === seat.seat && !!hand;
+      const classes = ["seat", `status-${status}`];
+      if (isMe) classes.push("is-me");
+      if (isTurn) classes.push("is-turn");
+      if (seat.player.bot) classes.push("is-bot");
+
+      // Cards: real ones when we may see them; backs while a player holds cards we may not see.
+      let cards = [];
+      const inHand = !!hand && (status === "active" || status === "all_in");
+      if (Array.isArray(seat.cards) && seat.cards.length) cards = seat.cards.map((c) => cardEl(c));
+      else if (inHand) cards = Array.from({ length: holeCount }, () => cardEl(null));
+      const shown = Array.isArray(seat.cards) && seat.cards.length && !isMe;
+      const cardsEl = h("div", { class: `cards n${cards.length}${shown ? " shown" : ""}` }, cards);
+
+      let statusText = "";
+      if (status === "waiting_bb") statusText = this.t("status_waiting_bb");
+      else if (status === "sitting_out") statusText = this.t("status_sitting_out");
+      else if (status === "folded") statusText = this.t("status_folded");
+      else if (status === "all_in") statusText = this.t("status_all_in");
+      else if (this.lastActions.has(seat.seat)) statusText = this.t(`last_${this.lastActions.get(seat.seat)}`);
+
+      const bet = seat.bet || 0;
+      const betEl = h("div", { class: `bet${bet ? "" : " none"}`, "data-amount": bet },
+        bet ? [h("span", { class: "chip-stack", "aria-hidden": "true" }), h("span", { class: "bet-amount", text: this.short(bet) })] : []);
+      const timer = isTurn ? h("div", { class: "timer", "data-seat": seat.seat },
+        h("div", { class: "timer-bar" }), h("span", { class: "timer-text" })) : null;
+      const bank = seat.time_bank_ms && (isTurn || isMe) ? h("span", { class: "time-bank", title: this.t("time_bank") },
+        icon("clock"), " ", this.t("seconds", { n: Math.round(seat.time_bank_ms / 1000) })) : null;
+      const plate = h("div", { class: "plate" },
+        h("div", { class: "name", title: seat.player.name },
+          h("span", { class: "player-name", text: seat.player.name }),
+          seat.player.bot ? h("span", { class: "bot-badge", title: this.t("bot_title"), text: this.t("bot") }) : null),
+        h("div", { class: "plate-row" },
+          h("span", { class: "stack", "data-amount": seat.stack || 0, text: this.short(seat.stack || 0) }), bank),
+        h("div", { class: "status", text: statusText }),
+        timer);
+      const button = state.button === seat.seat
+        ? h("span", { class: "dealer-button", title: this.t("dealer_button"), text: "D" }) : null;
+      fragments.push(h("div", { class: classes.join(" "), "data-seat": seat.seat, "data-status": status, style }, cardsEl, plate, betEl, button));
+    });
+    container.replaceChildren(...fragments);
+    this.root.querySelector(".felt-wrap").dataset.seats = String(n);
+  }
+
+  renderCenter() {
+    const state = this.state;
+    const E = this.el;
+    const board = state.board || [];
+    const slots = [];
+    for (let i = 0; i < 5; i++) slots.push(board[i] ? cardEl(board[i], "board-card") : h("span", { class: "pcard slot", "aria-hidden": "true" }));
+    E.board.replaceChildren(...slots);
+    E.board.classList.toggle("is-empty", board.length === 0);
+
+    const pots = state.pots || [];
+    E.pots.replaceChildren(...pots.map((pot, i) => h("div", {
+      class: `pot${i === 0 ? " main" : " side"}`, "data-pot": i, "data-amount": pot.amount, "data-rake": pot.rake || 0,
+      "data-net": pot.net ?? pot.amount,
+      title: `${this.t("gross", { amount: this.money(pot.amount) })} · ${this.t("rake", { amount: this.money(pot.rake || 0) })}`,
+    },
+    h("span", { class: "pot-label", text: i === 0 ? this.t("main_pot") : this.t("side_pot", { n: i }) }),
+    h("span", { class: "pot-net", text: this.money(pot.net ?? pot.amount) }),
+    h("span", { class: "pot-rake", text: this.t("rake", { amount: this.short(pot.rake || 0) }) }))));
+    const gross = grossPot(state);
+    E.totalPot.textContent = gross ? this.t("total_pot", { amount: this.money(gross) }) : "";
+    E.totalPot.dataset.amount = String(gross);
+  }
+
+  // ----- timer --------------------------------------------------------------------------------------------------
+  setTimer(state, serverTime, receivedAt) {
+    if (state.to_act === null || state.to_act === undefined || !state.hand || !Number.isFinite(state.remaining_ms)) {
+      this.timer = null;
+      return;
+    }
+    const key = `${state.hand.id}:${state.hand.action_no}:${state.to_act}`;
+    let deadline = receivedAt + state.remaining_ms;
+    if (Number.isFinite(serverTime) && this.clockSamples.length) {
+      const offset = Math.max(...this.clockSamples); // server clock minus ours, less the smallest delay seen
+      deadline = serverTime + state.remaining_ms - offset;
+    }
+    deadline = Math.min(deadline, receivedAt + state.remaining_ms);
+    const seat = state.seats.find((s) => s.seat === state.to_act);
+    const bank = (seat && seat.time_bank_ms) || 0;
+    const previous = this.timer && this.timer.key === key ? this.timer : null;
+    this.timer = {
+      key, deadline, bank,
+      total: previous ? previous.total : Math.max(state.remaining_ms, 1),
+      bankTotal: previous ? previous.bankTotal : Math.max(bank, 1),
+    };
+  }
+
+  tick() {
+    const el = this.root.querySelector(".seat.is-turn .timer");
+    if (!el || !this.timer) return;
+    const left = this.timer.deadline - Date.now();
+    const bar = el.querySelector(".timer-bar");
+    const text = el.querySelector(".timer-text");
+    if (left > 0) {
+      const share = clamp(left / this.timer.total, 0, 1);
+      bar.style.width = (share * 100).toFixed(1) + "%";
+      el.dataset.phase = share < 0.25 ? "late" : share < 0.5 ? "mid" : "early";
+      text.textContent = this.t("seconds", { n: Math.ceil(left / 1000) });
+    } else {
+      const bankLeft = Math.max(0, this.timer.bank + left);
+      el.dataset.phase = "bank";
+      bar.style.width = ((bankLeft / this.timer.bankTotal) * 100).toFixed(1) + "%";
+      text.textContent = `${this.t("time_bank")} ${this.t("seconds", { n: Math.ceil(bankLeft / 1000) })}`;
+    }
+  }
+
+  // ----- actions ------------------------------------------------------------------------------------------------
+  renderActionArea() {
+    const state = this.state;
+    const E = this.el;
+    const legal = this.authenticated ? state.legal : [];
+    if (legal.length) {
+      const key = `${state.hand ? state.hand.id : "-"}:${state.hand ? state.hand.action_no : "-"}:${JSON.stringify(legal)}`;
+      if (key !== this.decisionKey) {
+        this.decisionKey = key;
+        this.actPending = false;
+        this.buildActionBar(legal);
+        E.actionBar.hidden = false;
+        E.preActions.hidden = true;
+        document.title = "● " + this.t("your_turn") + " · " + this.baseTitle;
+        if (this.applyPreAction(legal, key)) return;
+      } else {
+        this.actPending = false;
+        this.setActionBarEnabled(true);
+      }
+      E.actionBar.hidden = false;
+      E.preActions.hidden = true;
+      return;
+    }
+    if (this.decisionKey !== null) document.title = this.baseTitle;
+    this.decisionKey = null;
+    this.actPending = false;
+    E.actionBar.hidden = true;
+    E.actionBar.replaceChildren();
+    const me = this.me;
+    const canPre = !!me && !!state.hand && me.status === "active" && state.to_act !== me.seat && state.hand.street !== "showdown";
+    E.preActions.hidden = !canPre;
+    if (!canPre) this.clearPreActions();
+  }
+
+  legalEntry(action) {
+    return (this.state.legal || []).find((e) => e.action === action) || null;
+  }
+
+  buildActionBar(legal) {
+    const E = this.el;
+    const has = (a) => legal.some((e) => e.action === a);
+    const state = this.state;
+    const me = this.me;
+    const chip = this.chip();
+    const buttons = [];
+    const sizing = [];
+    this.raiseEntry = legal.find((e) => RAISE_ACTIONS.includes(e.action)) || null;
+
+    if (has("fold")) buttons.push(this.actionButton("fold", this.t("fold"), "F"));
+    if (has("check")) buttons.push(this.actionButton("check", this.t("check"), "C"));
+    if (has("call")) {
+      const entry = this.legalEntry("call");
+      const cost = me ? callCost(state, me) : (entry.min ?? entry.max ?? 0);
+      buttons.push(this.actionButton("call", this.t("call", { amount: this.short(cost || entry.min || 0) }), "C"));
+    }
+    if (this.raiseEntry) {
+      const entry = this.raiseEntry;
+      this.amount = entry.min;
+      if (entry.max > entry.min) {
+        const presets = presetAmounts(state, me, entry, chip);
+        this.presets = presets;
+        const presetRow = h("div", { class: "presets" }, PRESETS.map(([name]) => h("button", {
+          type: "button", class: "preset", "data-preset": name, "data-amount": presets[name],
+          text: this.t(`preset_${name}`), title: this.short(presets[name]),
+          onclick: () => { this.setAmount(presets[name]); this.el.amountInput?.focus(); },
+        })));
+        const steps = Math.ceil((entry.max - entry.min) / chip);
+        E.amountSlider = h("input", { type: "range", id: "amount-slider", min: "0", max: String(steps), step: "1", value: "0",
+          "aria-label": this.t("amount"),
+          oninput: () => this.setAmount(Math.min(entry.max, entry.min + Number(E.amountSlider.value) * chip), "slider") });
+        E.amountInput = h("input", { type: "text", id: "amount-input", inputmode: "decimal", autocomplete: "off",
+          "aria-label": this.t("amount"), value: formatNumber(entry.min),
+          oninput: () => {
+            const v = parseAmount(E.amountInput.value);
+            if (v !== null) this.setAmount(clampToLegal(v, entry, chip), "input");
+          },
+          onchange: () => this.readTypedAmount(),
+          onfocus: () => E.amountInput.select() });
+        sizing.push(presetRow, h("div", { class: "amount-row" }, E.amountSlider,
+          h("label", { class: "amount-field" }, this.currency() === "eur" ? h("span", { class: "unit", text: "€" }) : null, E.amountInput)));
+      } else {
+        E.amountSlider = null;
+        E.amountInput = null;
+        this.presets = null;
+      }
+      const label = entry.action === "bet" ? "bet" : "raise";
+      E.raiseButton = this.actionButton(entry.action, this.t(label, { amount: this.short(entry.min) }), "R");
+      buttons.push(E.raiseButton);
+    } else {
+      E.amountSlider = null;
+      E.amountInput = null;
+      E.raiseButton = null;
+    }
+    if (has("all_in")) {
+      const entry = this.legalEntry("all_in");
+      const to = entry.max ?? entry.min ?? (me ? (me.bet || 0) + (me.stack || 0) : 0);
+      buttons.push(this.actionButton("all_in", this.t("all_in", { amount: this.short(to) }), null));
+    }
+    if (has("show")) buttons.push(this.actionButton("show", this.t("show"), null));
+    if (has("muck")) buttons.push(this.actionButton("muck", this.t("muck"), null));
+
+    const legend = h("div", { class: "key-legend", "aria-hidden": "true" },
+      h("span", {}, h("kbd", { text: "F" }), " ", this.t("fold")),
+      h("span", {}, h("kbd", { text: "C" }), " ", this.t("check"), "/", this.t("call", { amount: "" }).trim()),
+      this.raiseEntry ? h("span", {}, h("kbd", { text: "R" }), " ", this.t(`last_${this.raiseEntry.action}`)) : null,
+      this.raiseEntry ? h("span", {}, h("kbd", { text: "Enter" }), " ", this.t("confirm")) : null);
+    E.actionBar.replaceChildren(
+      h("div", { class: "your-turn", text: this.t("your_turn") }),
+      sizing.length ? h("div", { class: "bet-sizing" }, sizing) : null,
+      h("div", { class: "action-buttons" }, buttons),
+      legend);
+    if (this.raiseEntry) this.setAmount(this.raiseEntry.min);
+  }
+
+  actionButton(action, label, key) {
+    const kind = { fold: "fold", check: "passive", call: "passive", bet: "aggressive", raise: "aggressive", all_in: "aggressive" }[action] || "neutral";
+    return h("button", {
+      type: "button", class: `act ${kind}`, "data-action": action, title: key ? `${label} (${key})` : label,
+      onclick: () => this.act(action),
+    }, h("span", { class: "act-label", text: label }), key ? h("kbd", { text: key }) : null);
+  }
+
+  setAmount(value, source) {
+    const entry = this.raiseEntry;
+    if (!entry) return;
+    const chip = this.chip();
+    this.amount = clampToLegal(value, entry, chip);
+    const E = this.el;
+    if (E.amountSlider && source !== "slider") {
+      E.amountSlider.value = String(this.amount >= entry.max ? E.amountSlider.max : Math.round((this.amount - entry.min) / chip));
+    }
+    if (E.amountInput && source !== "input") E.amountInput.value = formatNumber(this.amount);
+    if (E.raiseButton) {
+      const label = this.t(entry.action === "bet" ? "bet" : "raise", { amount: this.short(this.amount) });
+      E.raiseButton.querySelector(".act-label").textContent = label;
+      E.raiseButton.dataset.amount = String(this.amount);
+    }
+    for (const b of E.actionBar.querySelectorAll("[data-preset]")) {
+      b.classList.toggle("selected", Number(b.dataset.amount) === this.amount);
+    }
+  }
+
+  readTypedAmount() {
+    const E = this.el;
+    if (!E.amountInput || !this.raiseEntry) return this.amount;
+    const v = parseAmount(E.amountInput.value);
+    this.setAmount(v === null ? this.amount : v);
+    return this.amount;
+  }
+
+  act(action) {
+    const state = this.state;
+    if (!state || this.actPending || !this.legalEntry(action)) return;
+    const message = { type: "act", action };
+    if (RAISE_ACTIONS.includes(action)) message.amount = this.readTypedAmount();
+    message.hand_id = state.hand ? state.hand.id : null;
+    message.action_no = state.hand ? state.hand.action_no : null;
+    if (this.send(message)) {
+      this.actPending = true;
+      this.setActionBarEnabled(false);
+      document.title = this.baseTitle;
+    }
+  }
+
+  setActionBarEnabled(enabled) {
+    for (const el of this.el.actionBar.querySelectorAll("button, input")) el.disabled = !enabled;
+    this.el.actionBar.classList.toggle("is-pending", !enabled);
+  }
+
+  // Pre-actions: Check/Fold checks when a check is possible and folds otherwise; Call any calls whatever the amount
+  // (checks when there is nothing to call). Both are cleared at each new street and hand, and once used.
+  onPreAction(which) {
+    const E = this.el;
+    if (which === "check_fold" && E.preCheckFold.checked) E.preCallAny.checked = false;
+    if (which === "call_any" && E.preCallAny.checked) E.preCheckFold.checked = false;
+  }
+
+  clearPreActions() {
+    this.el.preCheckFold.checked = false;
+    this.el.preCallAny.checked = false;
+  }
+
+  applyPreAction(legal, key) {
+    const E = this.el;
+    if (this.preAppliedFor === key) return false;
+    const has = (a) => legal.some((e) => e.action === a);
+    let action = null;
+    if (E.preCheckFold.checked) action = has("check") ? "check" : has("fold") ? "fold" : null;
+    else if (E.preCallAny.checked) action = has("call") ? "call" : has("check") ? "check" : has("all_in") ? "all_in" : null;
+    if (!action) return false;
+    this.preAppliedFor = key;
+    this.clearPreActions();
+    this.act(action);
+    return true;
+  }
+
+  // ----- keyboard -----------------------------------------------------------------------------------------------
+  bindKeys() {
+    document.addEventListener("keydown", (ev) => {
+      if (ev.ctrlKey || ev.metaKey || ev.altKey || ev.defaultPrevented) return;
+      const target = ev.target;
+      if (target && target.closest && target.closest("dialog")) return;
+      if (this.el.actionBar.hidden || this.actPending) return;
+      const inAmount = target === this.el.amountInput || target === this.el.amountSlider;
+      if (isTypingTarget(target) && !inAmount) return; // typing in the chat: no shortcuts
+      const key = ev.key.toLowerCase();
+      const has = (a) => !!this.legalEntry(a);
+      if (key === "f" && has("fold")) {
+        ev.preventDefault();
+        this.act("fold");
+      } else if (key === "c" && (has("check") || has("call"))) {
+        ev.preventDefault();
+        this.act(has("check") ? "check" : "call");
+      } else if (key === "r" && this.raiseEntry) {
+        ev.preventDefault();
+        if (this.el.amountInput) {
+          this.el.amountInput.focus();
+          this.el.amountInput.select();
+        } else {
+          this.el.raiseButton?.focus();
+        }
+      } else if (key === "enter" && this.raiseEntry && (inAmount || target === document.body || !target)) {
+        ev.preventDefault();
+        this.act(this.raiseEntry.action);
+      }
+    });
+  }
+
+  // ----- seat controls, buy-in, top-up --------------------------------------------------------------------------
+  renderSeatControls() {
+    const E = this.el;
+    const me = this.me;
+    E.seatControls.hidden = !me;
+    if (!me) return;
+    const sittingOut = me.status === "sitting_out";
+    E.sitOut.hidden = sittingOut;
+    E.sitInGroup.hidden = !sittingOut;
+    E.autoMuck.checked = !!this.options.auto_muck;
+    E.straddle.checked = !!this.options.straddle;
+    E.straddleLabel.hidden = !this.currentTable().straddle;
+    const table = this.currentTable();
+    const room = (table.max_buy_in || 0) - (me.stack || 0);
+    const inHand = !!this.state.hand && ["active", "all_in", "folded"].includes(me.status);
+    E.topUpButton.disabled = room < this.chip() || inHand;
+    E.topUpButton.title = this.t("top_up_between_hands");
+  }
+
+  renderSpectatorBar() {
+    const E = this.el;
+    if (this.me) {
+      E.spectator.hidden = true;
+      return;
+    }
+    E.spectator.hidden = false;
+    if (!this.authenticated) {
+      E.spectator.replaceChildren(h("span", { text: this.t("watching") }), " ",
+        h("a", { id: "login-to-play", class: "button primary", href: this.loginUrl, text: this.t("login_to_play") }));
+    } else {
+      E.spectator.replaceChildren(h("span", { text: this.t("choose_seat") }));
+    }
+  }
+
+  sendOptions() {
+    this.options = { ...this.options, auto_muck: this.el.autoMuck.checked, straddle: this.el.straddle.checked };
+    this.send({ type: "options", auto_muck: this.options.auto_muck, straddle: this.options.straddle });
+  }
+
+  openBuyIn(seatNumber) {
+    const table = this.currentTable();
+    const E = this.el;
+    const chip = this.chip();
+    this.buyInSeat = seatNumber;
+    E.buyInTitle.textContent = this.t("buy_in_title", { seat: seatNumber });
+    E.buyInRange.textContent = this.t("buy_in_range", { min: this.money(table.min_buy_in), max: this.money(table.max_buy_in) });
+    E.buyInUnit.textContent = this.currency() === "eur" ? "€" : "";
+    E.buyInSlider.min = "0";
+    E.buyInSlider.max = String(Math.ceil((table.max_buy_in - table.min_buy_in) / chip));
+    E.buyInSlider.step = "1";
+    E.buyInSlider.value = E.buyInSlider.max;
+    E.buyInAmount.value = formatNumber(table.max_buy_in);
+    E.buyInWait.checked = true;
+    if (E.buyIn.showModal) E.buyIn.showModal();
+    else E.buyIn.setAttribute("open", "");
+    E.buyInAmount.focus();
+    E.buyInAmount.select();
+  }
+
+  buyInFromSlider() {
+    const table = this.currentTable();
+    return Math.min(table.max_buy_in, table.min_buy_in + Number(this.el.buyInSlider.value) * this.chip());
+  }
+
+  confirmBuyIn() {
+    const table = this.currentTable();
+    const E = this.el;
+    const typed = parseAmount(E.buyInAmount.value);
+    const entry = { min: table.min_buy_in, max: table.max_buy_in };
+    const amount = clampToLegal(typed === null ? table.max_buy_in : typed, entry, this.chip());
+    const post = E.buyInNow.checked ? "now" : "wait_bb";
+    if (this.send({ type: "join", seat: this.buyInSeat, buy_in: amount, post })) E.buyIn.close();
+  }
+
+  openTopUp() {
+    const me = this.me;
+    if (!me) return;
+    const E = this.el;
+    const table = this.currentTable();
+    const room = roundDownToChip(Math.max(0, table.max_buy_in - (me.stack || 0)), this.chip());
+    E.topUpRange.textContent = this.t("top_up_range", { max: this.money(room) });
+    E.topUpUnit.textContent = this.currency() === "eur" ? "€" : "";
+    E.topUpAmount.value = formatNumber(room);
+    E.topUpAmount.dataset.max = String(room);
+    if (E.topUp.showModal) E.topUp.showModal();
+    else E.topUp.setAttribute("open", "");
+    E.topUpAmount.focus();
+    E.topUpAmount.select();
+  }
+
+  confirmTopUp() {
+    const E = this.el;
+    const max = Number(E.topUpAmount.dataset.max) || 0;
+    const typed = parseAmount(E.topUpAmount.value);
+    const chip = this.chip();
+    const amount = clampToLegal(typed === null ? max : typed, { min: Math.min(chip, max), max }, chip);
+    if (amount > 0 && this.send({ type: "top_up", amount })) E.topUp.close();
+  }
+
+  // ----- chat, events, last hands -------------------------------------------------------------------------------
+  sendChat() {
+    const text = this.el.chatInput.value.trim();
+    if (!text) return;
+    if (this.send({ type: "chat", text })) this.el.chatInput.value = "";
+  }
+
+  seatName(seatNumber) {
+    const seat = this.state && this.state.seats.find((s) => s.seat === seatNumber);
+    return (seat && seat.player && seat.player.name) || this.t("seat_n", { n: seatNumber });
+  }
+
+  chatLine(kind, name, text) {
+    const log = this.el.chatLog;
+    const atBottom = log.scrollHeight - log.scrollTop - log.clientHeight < 24;
+    const line = h("div", { class: `chat-line ${kind}` }, name ? h("b", { class: "who", text: name }) : null, name ? " " : null, h("span", { text }));
+    log.append(line);
+    while (log.childElementCount > 200) log.firstElementChild.remove();
+    if (atBottom) log.scrollTop = log.scrollHeight;
+  }
+
+  dealerLine(text) {
+    this.chatLine("dealer", this.t("dealer") + ":", text);
+  }
+
+  onEvent(ev) {
+    const name = (e) => e.name || (e.player && e.player.name) || (Number.isInteger(e.seat) ? this.seatName(e.seat) : "");
+    switch (ev.event) {
+      case "chat":
+        this.chatLine(ev.bot || (ev.player && ev.player.bot) ? "player bot" : "player", (name(ev) || "?") + ":", ev.text || "");
+        break;
+      case "dealt":
+        this.lastActions.clear();
+        this.awards = [];
+        if (ev.number ?? ev.hand_number) this.dealerLine(this.t("new_hand", { number: ev.number ?? ev.hand_number }));
+        break;
+      case "acted": {
+        const action = ev.action;
+        if (Number.isInteger(ev.seat) && FALLBACK[`last_${action}`]) this.lastActions.set(ev.seat, action);
+        const cards = Array.isArray(ev.cards) ? ev.cards.map(cardText).join(" ") : "";
+        if (FALLBACK[`acted_${action}`]) {
+          this.dealerLine(this.t(`acted_${action}`, { name: name(ev), amount: this.short(ev.amount || 0), cards }));
+        }
+        if (this.state) this.renderSeats();
+        break;
+      }
+      case "street": {
+        this.lastActions.clear();
+        const board = Array.isArray(ev.board) ? ev.board : Array.isArray(ev.cards) ? ev.cards : [];
+        const street = ev.street ? this.t(`street_${ev.street}`) : "";
+        if (street) this.dealerLine(`${street}${board.length ? ": " + board.map(cardText).join(" ") : ""}`);
+        if (this.state) this.renderSeats();
+        break;
+      }
+      case "showdown": {
+        const shown = Array.isArray(ev.hands) ? ev.hands : Array.isArray(ev.seats) ? ev.seats : [ev];
+        for (const s of shown) {
+          if (Array.isArray(s.cards) && s.cards.length) {
+            this.dealerLine(this.t("shows", { name: name(s), cards: s.cards.map(cardText).join(" ") }) + (s.description ? ` (${s.description})` : ""));
+          }
+        }
+        break;
+      }
+      case "pot_awarded": {
+        const winners = Array.isArray(ev.winners) ? ev.winners : [ev];
+        for (const w of winners) {
+          if (!w.amount) continue;
+          const who = name(w);
+          this.awards.push({ name: who, amount: w.amount, seat: w.seat });
+          this.dealerLine(this.t("wins", { name: who, amount: this.money(w.amount) }) + (w.description ? ` (${w.description})` : ""));
+        }
+        break;
+      }
+      case "hand_ended":
+        this.addHistory(ev);
+        break;
+      default:
+        break;
+    }
+  }
+
+  addHistory(ev) {
+    const pots = Array.isArray(ev.pots) ? ev.pots : [];
+    let winners = Array.isArray(ev.winners) ? ev.winners : pots.flatMap((p) => Array.isArray(p.winners) ? p.winners : []);
+    if (!winners.length) winners = this.awards;
+    const byName = new Map();
+    for (const w of winners) {
+      const who = w.name || (w.player && w.player.name) || (Number.isInteger(w.seat) ? this.seatName(w.seat) : "?");
+      byName.set(who, (byName.get(who) || 0) + (w.amount || 0));
+    }
+    let pot = ev.pot ?? ev.total ?? null;
+    if (pot === null && pots.length) pot = pots.reduce((s, p) => s + (p.amount || 0), 0);
+    if (pot === null) pot = winners.reduce((s, w) => s + (w.amount || 0), 0);
+    const number = ev.number ?? ev.hand_number ?? (ev.hand && ev.hand.number) ?? (this.state && this.state.hand && this.state.hand.number) ?? "";
+    const board = Array.isArray(ev.board) ? ev.board : [];
+    this.history.unshift({ number, pot, winners: [...byName.entries()], board, handId: ev.hand_id ?? (ev.hand && ev.hand.id) });
+    this.history = this.history.slice(0, 10);
+    this.awards = [];
+    this.renderHistory();
+  }
+
+  renderHistory() {
+    const items = this.history.map((entry) => h("li", { "data-hand": entry.number },
+      h("div", { class: "hh-top" },
+        h("span", { class: "hh-number", text: this.t("hand_number", { number: entry.number }) }),
+        h("span", { class: "hh-pot", text: this.money(entry.pot) })),
+      entry.board.length ? h("div", { class: "hh-board" }, entry.board.map((c) => cardEl(c, "mini"))) : null,
+      h("div", { class: "hh-winners" }, entry.winners.map(([who, amount]) => h("span", {
+        class: `hh-winner${who === this.userName ? " me" : ""}`, text: this.t("hand_won", { name: who, amount: this.short(amount) }),
+      })))));
+    this.el.history.replaceChildren(...(items.length ? items : [h("li", { class: "empty", text: this.t("no_hands_yet") })]));
+  }
+
+  toast(message) {
+    const el = this.el.toast;
+    el.textContent = message;
+    el.hidden = false;
+    el.classList.remove("leaving");
+    clearTimeout(this.toastHandle);
+    this.toastHandle = setTimeout(() => {
+      el.classList.add("leaving");
+      this.toastHandle = setTimeout(() => { el.hidden = true; }, 300);
+    }, 4000);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+
+function start() {
+  const root = document.getElementById("table-app");
+  if (!root || root.dataset.started) return null;
+  root.dataset.started = "1";
+  const page = new TablePage(root, {
+    table: readJSON("table-data", {}),
+    wsPath: root.dataset.wsPath,
+    userName: root.dataset.userName,
+    authenticated: root.dataset.authenticated === "true",
+    loginUrl: root.dataset.loginUrl,
+    strings: readJSON("i18n", {}),
+    WebSocketImpl: window.PokerWebSocket,
+  });
+  window.tablePage = page;
+  return page;
+}
+
+start();
