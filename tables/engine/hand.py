@@ -415,7 +415,8 @@ class Hand:
         return self.events[start:]
 
     def copy(self) -> Hand:
-        return copy.deepcopy(self)
+        """An independent copy (the configuration is immutable and shared)."""
+        return copy.deepcopy(self, {id(self.config): self.config})
 
     def _check(self, action: Action) -> tuple[str, int]:
         """Validate without changing anything. Returns (operation, "to" amount) for :meth:`_execute`."""

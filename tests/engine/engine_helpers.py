@@ -70,7 +70,8 @@ def make_config(
     posts: list[tuple[int, PostKind]] = []
     if sb != -1:
         posts.append((sb, PostKind.SMALL_BLIND))
-    posts.append((bb, PostKind.BIG_BLIND))
+    if bb != -1:
+        posts.append((bb, PostKind.BIG_BLIND))
     posts.extend(extra_posts)
     hole_count = 2 if variant == "holdem" else 4
     deck = stacked_deck(order=order, holes=holes or {}, board=board, hole_count=hole_count)
