@@ -1,0 +1,99 @@
+"""The action clock, decided by the services a timer task calls (the live test runs it on a real worker)."""
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from tables import services
+from tables.models import Hand, Seat
+from tests.tables.conftest import table_create
+from tests.tables.test_table_services import sit
+
+pytestmark = pytest.mark.django_db
+
+
+def expire(hand: Hand) -> None:
+    Hand.objects.filter(pk=hand.pk).update(deadline=timezone.now() - timedelta(seconds=1))
+
+
+def running(table) -> Hand:
+    return Hand.objects.get(table=table, status="running")
+
+
+def test_time_bank_first_then_fold_and_a_timer_for_an_old_decision_does_nothing(players):
+    table = table_create(time_bank_seconds=10)
+    alice, bob = players[:2]
+    sit(table, alice, 1)
+    sit(table, bob, 2)
+    hand = services.hand_deal(table_id=table.id)
+    assert not services.hand_timeout(hand_id=hand.id, action_no=0), "the deadline has not passed yet"
+    expire(hand)
+    assert services.hand_timeout(hand_id=hand.id, action_no=0)
+    hand = running(table)
+    assert hand.time_bank_used and hand.action_no == 0, "the time bank extends the clock first"
+    seat = Seat.objects.get(table=table, number=hand.to_act + 1)
+    assert seat.time_bank_ms == 0
+    remaining = (hand.deadline - timezone.now()).total_seconds()
+    assert 8 < remaining <= 10
+    expire(hand)
+    assert services.hand_timeout(hand_id=hand.id, action_no=0)
+    hand.refresh_from_db()
+    assert hand.status == "complete", "heads-up, facing the big blind: folded"
+    assert not services.hand_timeout(hand_id=hand.id, action_no=0), "a late or repeated timer does nothing"
+
+
+def test_a_free_check_is_taken_for_a_player_out_of_time(players):
+    table = table_create(time_bank_seconds=0)
+    for seat, user in enumerate(players[:3], start=1):
+        sit(table, user, seat, post="now")
+    hand = services.hand_deal(table_id=table.id)
+    # everyone calls to the big blind, who may check
+    for _ in range(2):
+        hand = running(table)
+        user = Seat.objects.get(table=table, number=hand.to_act + 1).user
+        services.table_act(table_id=table.id, user=user, hand_id=hand.id, action_no=hand.action_no, action="call",
+                           amount=None)
+    hand = running(table)
+    bb_seat = hand.to_act
+    expire(hand)
+    services.hand_timeout(hand_id=hand.id, action_no=hand.action_no)
+    hand = running(table)
+    assert hand.actions[-1] == {"seat": bb_seat, "action": "check"}
+    assert hand.status == "running"
+
+
+def test_two_timeouts_in_a_row_sit_the_player_out_after_the_hand(players):
+    table = table_create(time_bank_seconds=0)
+    alice, bob = players[:2]
+    sit(table, alice, 1)
+    sit(table, bob, 2)
+    sleeper = None
+    for _ in range(2):
+        hand = services.hand_deal(table_id=table.id)
+        seat = Seat.objects.get(table=table, number=hand.to_act + 1)
+        if sleeper is None:
+            sleeper = seat.user
+        elif seat.user != sleeper:
+            # heads-up the other player starts the next hand: let them call, the sleeper then times out
+            services.table_act(table_id=table.id, user=seat.user, hand_id=hand.id, action_no=0, action="call",
+                               amount=None)
+            hand = running(table)
+        expire(hand)
+        services.hand_timeout(hand_id=hand.id, action_no=hand.action_no)
+        hand = Hand.objects.get(pk=hand.pk)
+        while hand.status == "running":
+            user = Seat.objects.get(table=table, number=hand.to_act + 1).user
+            state = services.hand_engine(hand=hand, table=table)
+            legal = {item["action"] for item in state.legal_actions()}
+            if user == sleeper:
+                expire(hand)
+                services.hand_timeout(hand_id=hand.id, action_no=hand.action_no)
+            else:
+                action = "check" if "check" in legal else "call"
+                services.table_act(table_id=table.id, user=user, hand_id=hand.id, action_no=hand.action_no,
+                                   action=action, amount=None)
+            hand = Hand.objects.get(pk=hand.pk)
+    seat = Seat.objects.get(table=table, user=sleeper)
+    assert seat.status == Seat.Status.SITTING_OUT
+    assert services.hand_deal(table_id=table.id) is None, "one player left ready: no hand"
