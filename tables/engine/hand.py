@@ -173,6 +173,8 @@ class Hand:
         self._street: _Street
         self._dead: dict[int, int] = {seat: 0 for seat in self._order}
         self._pk = self._make_pokerkit_state()
+        # Live chips each seat pushed forward, including any pokerkit later gave back as over-bets.
+        self._put_in = {seat: self._pk.bets[i] for seat, i in self._index.items()}
         self._start_events()
         self._advance()
 
@@ -550,7 +552,7 @@ class Hand:
         if self.phase is Phase.COMPLETE:  # the uncontested winner's optional show
             self._winner_may_show = False
             if operation == "show":
-                self._show(seat)
+                self._show(seat, evaluate=False)
             else:
                 self._emit("mucked", seat=seat)
             return
@@ -566,6 +568,11 @@ class Hand:
         index = self._index[seat]
         st = self._street
         top = max(pk.bets)
+        before = pk.bets[index]
+        if operation == "call":
+            self._put_in[seat] += min(pk.stacks[index], top - before)
+        elif operation == "raise":
+            self._put_in[seat] += amount - before
         if operation == "fold":
             self._folded.add(seat)
             _pk_fold(pk, index)
@@ -766,10 +773,13 @@ class Hand:
         winner = self._uncontested_winner
         if winner is not None:  # pokerkit leaves the winner's last bet uncollected: it all goes back
             withdrawn[winner] = self._pk.bets[self._index[winner]]
+        contributions = self.contributions()
+        # Over-bets pokerkit already handed back when it collected a street's bets.
+        returned_before = {seat: self._put_in[seat] - contributions[seat] for seat in self._order}
         self.settlement = settle(
             order=self._order,
             starting_stacks=c.stacks,
-            contributions=self.contributions(),
+            contributions=contributions,
             dead=self._dead,
             folded=frozenset(self._folded),
             shown={s: v for s, v in self._shown.items() if s not in self._mucked},
@@ -780,6 +790,7 @@ class Hand:
             big_blind=c.big_blind,
             saw_flop=saw_flop,
             withdrawn=withdrawn,
+            returned_before=returned_before,
         )
         self.phase = Phase.COMPLETE
         for seat, amount in self.settlement.returned.items():

@@ -174,6 +174,7 @@ def settle(
     big_blind: int,
     saw_flop: bool,
     withdrawn: Mapping[int, int] | None = None,
+    returned_before: Mapping[int, int] | None = None,
 ) -> Settlement:
     """Settle the money of a finished hand.
 
@@ -183,7 +184,9 @@ def settle(
     when one player is left it may be empty (the winner need not show). ``withdrawn``: chips given back
     before the pots form although somebody matched part of them: when everybody else folds, the
     winner's whole bet on that last street goes back (the SPEC's "button raises to 6, both blinds
-    fold: pot 3"), and the pots, and so the rake, are what the others put in before. Players still in who mucked are
+    fold: pot 3"), and the pots, and so the rake, are what the others put in before.
+    ``returned_before``: uncalled chips already back in the stacks (``contributions`` exclude them);
+    they are only reported in ``Settlement.returned``. Players still in who mucked are
     in neither ``folded`` nor ``shown``: they stay in the pots' eligible lists but cannot win.
     """
     withdrawn = dict(withdrawn or {})
@@ -224,6 +227,10 @@ def settle(
         for seat, amount in winners.items():
             won[seat] = won.get(seat, 0) + amount
         results.append(PotResult(pot.amount, pot_rake, net, pot.eligible, winners, high, low))
+    reported = dict(returned)
+    for seat, amount in (returned_before or {}).items():
+        if amount:
+            reported[seat] = reported.get(seat, 0) + amount
     finishing = {
         seat: starting_stacks[seat]
         - contributions[seat]
@@ -232,4 +239,4 @@ def settle(
         + won.get(seat, 0)
         for seat in order
     }
-    return Settlement(tuple(results), hand_rake, returned, won, finishing, dict(contributions))
+    return Settlement(tuple(results), hand_rake, reported, won, finishing, dict(contributions))
