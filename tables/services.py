@@ -446,9 +446,63 @@ def _after_hand_change(*, table: Table, hand: Hand, state: EngineHand, events) -
     if hand.players_saw_flop == 0 and any(e.kind == "street" and e.data.get("street") == "flop" for e in events):
         hand.players_saw_flop = len(state.order) - len(state.folded)
         hand.save(update_fields=["players_saw_flop"])
-    public = [event.as_dict() for event in events if event.to is None]
+    public = [event_for_clients(event.as_dict()) for event in events if event.to is None]
+    for event in public:
+        if event["event"] == "hand_ended":
+            event.update(hand_summary(hand=hand))
     broadcast.table_send_events_on_commit(table_id=table.id, events=public)
     broadcast.table_send_state_on_commit(table_id=table.id)
+
+
+_SEAT_KEYS = ("seat",)
+_SEAT_LIST_KEYS = ("seats", "eligible", "high_winners", "low_winners")
+
+
+def event_for_clients(event: dict) -> dict:
+    """An engine event as the protocol says it: seats counted from 1, and no deck positions (the
+    commitment is opened at the end of the hand, for the positions each viewer may see)."""
+    out = {key: value for key, value in event.items() if key != "positions"}
+    for key in _SEAT_KEYS:
+        if isinstance(out.get(key), int):
+            out[key] += 1
+    for key in _SEAT_LIST_KEYS:
+        if isinstance(out.get(key), list):
+            out[key] = [seat + 1 for seat in out[key]]
+    for key in ("winners", "stacks"):
+        if isinstance(out.get(key), dict):
+            out[key] = {str(int(seat) + 1): amount for seat, amount in out[key].items()}
+    return out
+
+
+def hand_summary(*, hand: Hand) -> dict:
+    """What everyone may know of a finished hand: board, shown hands, pots with their rake, and the
+    openings of the deck positions that became public, checkable against the commitment."""
+    result = hand.result or {}
+    secret = fairness.DeckSecret.from_json(hand.deck_secret)
+    openings = fairness.open_positions(secret=secret, positions=result.get("public_positions", []))
+    return {
+        "hand_id": hand.id,
+        "number": hand.number,
+        "board": result.get("board", []),
+        "shown": result.get("shown", {}),
+        "pots": [event_for_clients(pot) for pot in result.get("pots", [])],
+        "rake": result.get("rake", 0),
+        "deck_commitment": hand.commitment,
+        "openings": [opening.to_json() for opening in openings],
+    }
+
+
+def hand_openings_for(*, hand: Hand, user) -> list[dict]:
+    """The openings a given player may see of a finished hand: the public ones and their own hole cards."""
+    if hand.status != Hand.Status.COMPLETE:
+        return []
+    result = hand.result or {}
+    viewer = next((int(seat) for seat, p in hand.players.items() if user is not None and p["user"] == user.id), None)
+    secret = fairness.DeckSecret.from_json(hand.deck_secret)
+    positions = set(result.get("public_positions", []))
+    if viewer is not None:
+        positions |= set(result.get("hole_positions", {}).get(str(viewer), []))
+    return [opening.to_json() for opening in fairness.open_positions(secret=secret, positions=positions)]
 
 
 def _hand_finish(*, table: Table, hand: Hand, state: EngineHand) -> None:
@@ -469,6 +523,7 @@ def _hand_finish(*, table: Table, hand: Hand, state: EngineHand) -> None:
         "board": state.board,
         "shown": {str(seat + 1): cards for seat, cards in state.shown_cards().items()},
         "public_positions": state.public_positions(),
+        "hole_positions": {str(seat): list(positions) for seat, positions in state.deck_map.hole.items()},
     }
     hand.save()
     _seats_after_hand(table=table, hand=hand)

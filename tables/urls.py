@@ -6,4 +6,5 @@ urlpatterns = [
     path("", views.lobby, name="lobby"),
     path("api/tables/", views.api_tables, name="api_tables"),
     path("tables/<int:table_id>/", views.table_page, name="table"),
+    path("api/hands/<int:hand_id>/", views.api_hand, name="api_hand"),
 ]

@@ -2,7 +2,9 @@ from django.http import Http404, JsonResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
+from tables.models import Hand
 from tables.selectors import table_get, table_list_open
+from tables.services import event_for_clients, hand_openings_for, hand_summary
 
 
 @require_GET
@@ -29,4 +31,23 @@ def table_page(request, table_id: int):
             "user_name": request.user.username if request.user.is_authenticated else "",
             "is_authenticated": request.user.is_authenticated,
         },
+    )
+
+
+@require_GET
+def api_hand(request, hand_id: int):
+    """A finished hand as the requesting user may see it: its actions, board, shown hands, pots and the
+    openings of the deck commitment (the public ones, and the requester's own hole cards)."""
+    hand = Hand.objects.filter(pk=hand_id, status=Hand.Status.COMPLETE).select_related("table").first()
+    if hand is None:
+        raise Http404("no finished hand with this id")
+    user = request.user if request.user.is_authenticated else None
+    return JsonResponse(
+        {
+            **hand_summary(hand=hand),
+            "table": hand.table_id,
+            "players": {str(int(seat) + 1): {"name": p["name"], "bot": p["bot"]} for seat, p in hand.players.items()},
+            "actions": [event_for_clients(action) for action in hand.actions],
+            "openings": hand_openings_for(hand=hand, user=user),
+        }
     )

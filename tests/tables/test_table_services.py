@@ -139,3 +139,34 @@ def test_leaving_between_hands_returns_the_stack_to_the_wallet(players):
     services.seat_leave(table_id=table.id, user=alice)
     assert wallet_balances(user=alice)["play"] == before
     assert Seat.objects.get(table=table, number=3).user is None
+
+
+def test_the_end_of_a_hand_opens_the_public_cards_against_the_commitment_and_each_player_their_own(players):
+    from tables.engine.fairness import verify_opening
+
+    table = table_create()
+    for seat, user in enumerate(players[:3], start=1):
+        sit(table, user, seat)
+    hand = services.hand_deal(table_id=table.id)
+    while True:
+        hand.refresh_from_db()
+        if hand.status != "running":
+            break
+        state = services.hand_engine(hand=hand, table=table)
+        legal = {item["action"] for item in state.legal_actions()}
+        user = to_act_user(table, players)
+        act(table, user, "check" if "check" in legal else ("call" if "call" in legal else "show"))
+    summary = services.hand_summary(hand=hand)
+    assert len(summary["board"]) == 5
+    opened = {o["card"] for o in summary["openings"]}
+    shown = {card for cards in summary["shown"].values() for card in cards}
+    assert opened == set(summary["board"]) | shown
+    assert all(verify_opening(root_hex=hand.commitment, opening=o) for o in summary["openings"])
+    # a player who mucked (or folded) gets their own cards opened, nobody else does
+    for seat, info in hand.players.items():
+        user = next(p for p in players if p.id == info["user"])
+        mine = {o["card"] for o in services.hand_openings_for(hand=hand, user=user)}
+        assert set(hand.hole_cards[seat]) <= mine
+        others = {c for s, cards in hand.hole_cards.items() if s != seat for c in cards} - shown
+        assert not mine & others
+    assert {o["card"] for o in services.hand_openings_for(hand=hand, user=None)} == opened
