@@ -434,6 +434,8 @@ class Hand:
                 raise IllegalAction("the amount must be a whole number of chips", code="bad_amount")
             if amount < 0:
                 raise IllegalAction("the amount cannot be negative", code="bad_amount")
+        if amount and kind in ("fold", "check", "show", "muck"):
+            raise IllegalAction(f"{kind} takes no amount", code="bad_amount")
         if seat not in self._index:
             raise IllegalAction(f"seat {seat} is not in this hand", code="not_in_hand")
         if self.phase is Phase.COMPLETE:
