@@ -230,6 +230,7 @@ export class TablePage {
     this.amount = 0;
     this.lastActions = new Map();
     this.awards = [];
+    this.winners = new Set();
     this.history = [];
     this.handKey = null;
     this.streetKey = null;
@@ -518,6 +519,7 @@ export class TablePage {
 
     const handKey = state.hand ? String(state.hand.id) : null;
     if (handKey !== this.handKey) {
+      if (handKey !== null) this.winners.clear();
       this.handKey = handKey;
       this.lastActions.clear();
       this.clearPreActions();
@@ -645,6 +647,7 @@ export class TablePage {
       const isTurn = state.to_act === seat.seat && !!hand;
       const classes = ["seat", `status-${status}`];
       if (isMe) classes.push("is-me");
+      if (this.winners.has(seat.seat)) classes.push("is-winner");
       if (isTurn) classes.push("is-turn");
       if (seat.player.bot) classes.push("is-bot");
 
@@ -684,6 +687,7 @@ export class TablePage {
     });
     container.replaceChildren(...fragments);
     this.root.querySelector(".felt-wrap").dataset.seats = String(n);
+    this.tick();
   }
 
   renderCenter() {
@@ -857,11 +861,11 @@ export class TablePage {
       h("span", {}, h("kbd", { text: "C" }), " ", this.t("check"), "/", this.t("call", { amount: "" }).trim()),
       this.raiseEntry ? h("span", {}, h("kbd", { text: "R" }), " ", this.t(`last_${this.raiseEntry.action}`)) : null,
       this.raiseEntry ? h("span", {}, h("kbd", { text: "Enter" }), " ", this.t("confirm")) : null);
-    E.actionBar.replaceChildren(
+    E.actionBar.replaceChildren(...[
       h("div", { class: "your-turn", text: this.t("your_turn") }),
       sizing.length ? h("div", { class: "bet-sizing" }, sizing) : null,
       h("div", { class: "action-buttons" }, buttons),
-      legend);
+      legend].filter(Boolean));
     if (this.raiseEntry) this.setAmount(this.raiseEntry.min);
   }
 
@@ -1147,12 +1151,14 @@ export class TablePage {
           if (!w.amount) continue;
           const who = name(w);
           this.awards.push({ name: who, amount: w.amount, seat: w.seat });
+          if (Number.isInteger(w.seat)) this.winners.add(w.seat);
           this.dealerLine(this.t("wins", { name: who, amount: this.money(w.amount) }) + (w.description ? ` (${w.description})` : ""));
         }
         break;
       }
       case "hand_ended":
         this.addHistory(ev);
+        if (this.state) this.renderSeats();
         break;
       default:
         break;
