@@ -15,12 +15,12 @@ ROOM_CAPS = [
 ]
 
 DEMO_TABLES = [
-    # name, currency, game, structure, small blind, big blind, seats, bots allowed
-    ("Allenamento Roma", Currency.PLAY, Game.HOLDEM, Structure.NO_LIMIT, 1, 2, 6, True),
-    ("Allenamento Milano", Currency.PLAY, Game.HOLDEM, Structure.NO_LIMIT, 10, 20, 9, True),
-    ("Allenamento Napoli", Currency.PLAY, Game.HOLDEM, Structure.POT_LIMIT, 5, 10, 6, True),
-    ("Allenamento Torino", Currency.PLAY, Game.HOLDEM, Structure.FIXED_LIMIT, 10, 20, 10, True),
-    ("Allenamento Testa a Testa", Currency.PLAY, Game.HOLDEM, Structure.NO_LIMIT, 50, 100, 2, True),
+    # name, currency, game, structure, small blind, big blind, seats, bots allowed (amounts in cents / chips)
+    ("Allenamento Roma", Currency.PLAY, Game.HOLDEM, Structure.NO_LIMIT, 50, 100, 6, True),
+    ("Allenamento Milano", Currency.PLAY, Game.HOLDEM, Structure.NO_LIMIT, 100, 200, 9, True),
+    ("Allenamento Napoli", Currency.PLAY, Game.HOLDEM, Structure.POT_LIMIT, 50, 100, 6, True),
+    ("Allenamento Torino", Currency.PLAY, Game.HOLDEM, Structure.FIXED_LIMIT, 100, 200, 10, True),
+    ("Allenamento Testa a Testa", Currency.PLAY, Game.HOLDEM, Structure.NO_LIMIT, 250, 500, 2, True),
     ("Venezia NL10", Currency.EUR, Game.HOLDEM, Structure.NO_LIMIT, 5, 10, 6, False),
     ("Firenze NL20", Currency.EUR, Game.HOLDEM, Structure.NO_LIMIT, 10, 20, 9, False),
     ("Bologna NL100", Currency.EUR, Game.HOLDEM, Structure.NO_LIMIT, 50, 100, 6, False),
