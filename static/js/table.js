@@ -187,10 +187,11 @@ function readJSON(id, fallback) {
 }
 
 function cardEl(card, extra = "") {
-  if (!card) return h("span", { class: `pcard back ${extra}`, "aria-hidden": "true" });
+  // "card" too: tests and other clients look for `.card`; table.css keeps room.css's `.card` panel style off these.
+  if (!card) return h("span", { class: `pcard card back ${extra}`, "aria-hidden": "true" });
   const suit = card[1];
   const red = suit === "h" || suit === "d";
-  return h("span", { class: `pcard face suit-${suit}${red ? " red" : ""} ${extra}`, "data-card": card, "aria-label": cardText(card) },
+  return h("span", { class: `pcard card face suit-${suit}${red ? " red" : ""} ${extra}`, "data-card": card, "aria-label": cardText(card) },
     h("span", { class: "rank", text: card[0] === "T" ? "10" : card[0] }),
     h("span", { class: "suit", text: SUITS[suit] || suit }));
 }
@@ -233,6 +234,8 @@ export class TablePage {
     this.winners = new Set();
     this.history = [];
     this.handKey = null;
+    this.lastHand = null; // the last hand seen, for the history and the board left on the table between hands
+    this.handNumbers = new Map(); // hand id -> number
     this.streetKey = null;
     this.preAppliedFor = null;
     this.options = { auto_muck: true, straddle: false };
@@ -517,6 +520,10 @@ export class TablePage {
     state.table = this.table;
     this.state = state;
 
+    if (state.hand) {
+      this.handNumbers.set(String(state.hand.id), state.hand.number ?? state.hand.id);
+      this.lastHand = { ...state.hand, board: state.board || [] };
+    }
     const handKey = state.hand ? String(state.hand.id) : null;
     if (handKey !== this.handKey) {
       if (handKey !== null) this.winners.clear();
@@ -693,7 +700,10 @@ export class TablePage {
   renderCenter() {
     const state = this.state;
     const E = this.el;
-    const board = state.board || [];
+    let board = state.board || [];
+    // Between hands the last board stays on the felt until the next deal, as in every room.
+    if (!state.hand && !board.length && this.lastHand) board = this.lastHand.board || [];
+    E.board.classList.toggle("is-past", !state.hand && board.length > 0);
     const slots = [];
     for (let i = 0; i < 5; i++) slots.push(board[i] ? cardEl(board[i], "board-card") : h("span", { class: "pcard slot", "aria-hidden": "true" }));
     E.board.replaceChildren(...slots);
@@ -1177,9 +1187,13 @@ export class TablePage {
     let pot = ev.pot ?? ev.total ?? null;
     if (pot === null && pots.length) pot = pots.reduce((s, p) => s + (p.amount || 0), 0);
     if (pot === null) pot = winners.reduce((s, w) => s + (w.amount || 0), 0);
-    const number = ev.number ?? ev.hand_number ?? (ev.hand && ev.hand.number) ?? (this.state && this.state.hand && this.state.hand.number) ?? "";
-    const board = Array.isArray(ev.board) ? ev.board : [];
-    this.history.unshift({ number, pot, winners: [...byName.entries()], board, handId: ev.hand_id ?? (ev.hand && ev.hand.id) });
+    const handId = ev.hand_id ?? (ev.hand && ev.hand.id);
+    const number = ev.number ?? ev.hand_number ?? (ev.hand && ev.hand.number) ??
+      (handId !== undefined && this.handNumbers.get(String(handId))) ??
+      (this.lastHand && (this.lastHand.number ?? this.lastHand.id)) ?? "";
+    const board = Array.isArray(ev.board) ? ev.board : this.lastHand && this.lastHand.board ? this.lastHand.board : [];
+    if (this.lastHand && Array.isArray(ev.board) && ev.board.length) this.lastHand.board = ev.board;
+    this.history.unshift({ number, pot, winners: [...byName.entries()], board, handId });
     this.history = this.history.slice(0, 10);
     this.awards = [];
     this.renderHistory();
