@@ -28,7 +28,7 @@ from collections import deque
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import Any, NamedTuple
 
 from pokerkit import Automation, BettingStructure, Card, Deck, Mode, Opening, State, Street
 from pokerkit.state import (
@@ -90,10 +90,10 @@ class Action:
         return cls(seat=data["seat"], kind=data["action"], amount=data.get("amount"))
 
 
-@dataclass(frozen=True, slots=True)
-class Event:
+class Event(NamedTuple):
     """Something that happened. ``to`` is ``None`` for everyone, or the only seat allowed to see it
-    (its owner's hole cards). Mucked and folded cards never appear in any event."""
+    (its owner's hole cards). Mucked and folded cards never appear in any event. (A named tuple: a
+    hand makes dozens of these, and a frozen dataclass costs several times more to build.)"""
 
     kind: str
     data: Mapping[str, Any]
@@ -127,8 +127,7 @@ class _Street:
     aggressor: int | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class Limits:
+class Limits(NamedTuple):
     """What the player to act may do, in "to" amounts on the street."""
 
     seat: int
@@ -170,6 +169,7 @@ class Hand:
         self._winner_may_show = False
         self._river_aggressor: int | None = None
         self._limits_cache: tuple[int, int, Limits] | None = None
+        self._showdown_pots: list[Pot] | None = None
         self._street: _Street
         self._dead: dict[int, int] = {seat: 0 for seat in self._order}
         self._pk = self._make_pokerkit_state()
@@ -507,22 +507,23 @@ class Hand:
         c = self.config
         st = self._street
         bets = pk.bets
+        stacks = pk.stacks
         top = max(bets)
         bet = bets[index]
-        stack = pk.stacks[index]
+        stack = stacks[index]
         total = bet + stack
         to_call = min(top - bet, stack)
-        can_raise = stack > top - bet
-        if can_raise:
-            can_raise = any(
-                i != index and pk.statuses[i] and pk.stacks[i] + bets[i] > top for i in range(self._n)
-            )
+        can_raise = False
+        if stack > top - bet:
+            statuses = pk.statuses
+            for i in range(self._n):  # somebody else must be able to answer a raise
+                if i != index and statuses[i] and stacks[i] + bets[i] > top:
+                    can_raise = True
+                    break
         fixed = c.structure is Structure.FIXED_LIMIT
         if can_raise:
             if fixed:
-                if st.fl_count >= 4:
-                    can_raise = False
-                elif index in st.count_at_action and st.count_at_action[index] == st.fl_count:
+                if st.fl_count >= 4 or st.count_at_action.get(index, -1) == st.fl_count:
                     can_raise = False
             elif index in st.level_at_action and top - st.level_at_action[index] < st.full_raise:
                 can_raise = False
@@ -532,21 +533,13 @@ class Hand:
         else:
             min_to = top + st.full_raise
             if c.structure is Structure.POT_LIMIT:
-                in_middle = sum(c.stacks[s] - pk.stacks[i] for s, i in self._index.items())
+                in_middle = sum(c.stacks.values()) - sum(stacks)
                 max_to = max(min_to, 2 * top - bet + in_middle)
             else:
                 max_to = total
-        max_to = min(max_to, total)
-        return Limits(
-            seat=self._order[index],
-            to_call=to_call,
-            call_to=bet + to_call,
-            total=total,
-            can_raise=can_raise,
-            min_to=min_to,
-            max_to=max_to,
-            facing_bet=top > 0,
-        )
+        if max_to > total:
+            max_to = total
+        return Limits(self._order[index], to_call, bet + to_call, total, can_raise, min_to, max_to, top > 0)
 
     def _execute(self, action: Action, plan: tuple[str, int]) -> None:
         operation, amount = plan
@@ -734,9 +727,11 @@ class Hand:
     def _can_win(self, seat: int) -> bool:
         """Could this hand win (or tie) any pot it is eligible for, against the hands shown so far?"""
         mine = self._strength(seat)
-        matched, _ = return_uncalled(self.contributions())
-        dead = sum(self._dead.values())
-        for pot in build_pots(order=self._order, contributions=matched, folded=self._folded, dead=dead):
+        if self._showdown_pots is None:
+            matched, _ = return_uncalled(self.contributions(), self._folded)
+            dead = sum(self._dead.values())
+            self._showdown_pots = build_pots(order=self._order, contributions=matched, folded=self._folded, dead=dead)
+        for pot in self._showdown_pots:
             if seat not in pot.eligible:
                 continue
             rivals = [self._shown[s] for s in pot.eligible if s in self._shown]
