@@ -20,6 +20,7 @@ const FALLBACK = {
   amount: "Amount", check_fold: "Check/Fold", call_any: "Call any", pre_actions: "Pre-select your action",
   sit_here: "Sit here", seat_n: "Seat {n}", open_seat: "Open",
   status_waiting_bb: "Waiting for BB", status_sitting_out: "Sitting out", status_folded: "Folded", status_all_in: "All-in",
+  status_sitting_out_next: "Sits out next hand", status_leaving: "Leaving",
   bot: "BOT", bot_title: "House bot", dealer_button: "Dealer button", you: "You",
   hand_number: "Hand #{number}", deck_commitment: "Deck commitment",
   deck_commitment_help: "Root of the Merkle tree of salted SHA-256 digests of the shuffled deck, published before the first card was dealt.",
@@ -41,6 +42,7 @@ const FALLBACK = {
   acted_fold: "{name} folds", acted_check: "{name} checks", acted_call: "{name} calls {amount}",
   acted_bet: "{name} bets {amount}", acted_raise: "{name} raises to {amount}", acted_all_in: "{name} is all-in {amount}",
   acted_show: "{name} shows {cards}", acted_muck: "{name} mucks", dealer: "Dealer",
+  posted: "{name} posts {amount}", returned: "Uncalled {amount} returned to {name}",
   last_fold: "Fold", last_check: "Check", last_call: "Call", last_bet: "Bet", last_raise: "Raise", last_all_in: "All-in",
   street_preflop: "Pre-flop", street_flop: "Flop", street_turn: "Turn", street_river: "River", street_showdown: "Showdown",
   new_hand: "Hand #{number}", shows: "{name} shows {cards}", wins: "{name} wins {amount}",
@@ -194,6 +196,15 @@ function cardEl(card, extra = "") {
   return h("span", { class: `pcard card face suit-${suit}${red ? " red" : ""} ${extra}`, "data-card": card, "aria-label": cardText(card) },
     h("span", { class: "rank", text: card[0] === "T" ? "10" : card[0] }),
     h("span", { class: "suit", text: SUITS[suit] || suit }));
+}
+
+/** Winners as the engine sends them ({"<seat>": amount}) or as a list of {seat, name, amount}. */
+export function winnerList(winners) {
+  if (Array.isArray(winners)) return winners;
+  if (winners && typeof winners === "object") {
+    return Object.entries(winners).map(([seat, amount]) => ({ seat: Number(seat), amount: Number(amount) || 0 }));
+  }
+  return [];
 }
 
 function isTypingTarget(el) {
@@ -660,7 +671,7 @@ export class TablePage {
 
       // Cards: real ones when we may see them; backs while a player holds cards we may not see.
       let cards = [];
-      const inHand = !!hand && (status === "active" || status === "all_in");
+      const inHand = typeof seat.has_cards === "boolean" ? seat.has_cards : !!hand && (status === "active" || status === "all_in");
       if (Array.isArray(seat.cards) && seat.cards.length) cards = seat.cards.map((c) => cardEl(c));
       else if (inHand) cards = Array.from({ length: holeCount }, () => cardEl(null));
       const shown = Array.isArray(seat.cards) && seat.cards.length && !isMe;
@@ -672,6 +683,8 @@ export class TablePage {
       else if (status === "folded") statusText = this.t("status_folded");
       else if (status === "all_in") statusText = this.t("status_all_in");
       else if (this.lastActions.has(seat.seat)) statusText = this.t(`last_${this.lastActions.get(seat.seat)}`);
+      if (seat.leaving) statusText = this.t("status_leaving");
+      else if (seat.sitting_out_next && status !== "sitting_out") statusText = this.t("status_sitting_out_next");
 
       const bet = seat.bet || 0;
       const betEl = h("div", { class: `bet${bet ? "" : " none"}`, "data-amount": bet },
@@ -1001,6 +1014,7 @@ export class TablePage {
     if (!me) return;
     const sittingOut = me.status === "sitting_out";
     E.sitOut.hidden = sittingOut;
+    E.sitOut.disabled = !!me.sitting_out_next;
     E.sitInGroup.hidden = !sittingOut;
     E.autoMuck.checked = !!this.options.auto_muck;
     E.straddle.checked = !!this.options.straddle;
@@ -1155,8 +1169,17 @@ export class TablePage {
         }
         break;
       }
+      case "posted":
+        if (ev.amount) this.dealerLine(this.t("posted", { name: name(ev), amount: this.short(ev.amount) }));
+        break;
+      case "mucked":
+        this.dealerLine(this.t("acted_muck", { name: name(ev) }));
+        break;
+      case "uncalled_returned":
+        if (ev.amount) this.dealerLine(this.t("returned", { name: name(ev), amount: this.short(ev.amount) }));
+        break;
       case "pot_awarded": {
-        const winners = Array.isArray(ev.winners) ? ev.winners : [ev];
+        const winners = ev.winners !== undefined ? winnerList(ev.winners) : [ev];
         for (const w of winners) {
           if (!w.amount) continue;
           const who = name(w);
@@ -1177,7 +1200,7 @@ export class TablePage {
 
   addHistory(ev) {
     const pots = Array.isArray(ev.pots) ? ev.pots : [];
-    let winners = Array.isArray(ev.winners) ? ev.winners : pots.flatMap((p) => Array.isArray(p.winners) ? p.winners : []);
+    let winners = ev.winners !== undefined ? winnerList(ev.winners) : pots.flatMap((p) => winnerList(p.winners));
     if (!winners.length) winners = this.awards;
     const byName = new Map();
     for (const w of winners) {

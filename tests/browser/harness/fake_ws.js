@@ -136,12 +136,14 @@ function startHand() {
   const bbSeat = next(sb, canAct);
   post(sb, TABLE.small_blind);
   post(bbSeat, bb);
+  w.pendingPosts = [{ seat: sb, kind: "small_blind", amount: TABLE.small_blind }, { seat: bbSeat, kind: "big_blind", amount: bb }];
   w.board = [];
   w.pots = [];
   w.lastRaise = bb;
   w.acted = new Set();
   w.hand = { id: w.handId, number: w.handNo, action_no: 0, street: "preflop", deck_commitment: hex(64) };
-  event("dealt", { hand_id: w.handId, number: w.handNo, button: w.button });
+  event("dealt", { seats: w.seats.filter((s) => s.hole).map((s) => s.seat), count: holeCount });
+  for (const p of w.pendingPosts) event("posted", p);
   setTurn(next(bbSeat, canAct));
 }
 
@@ -248,7 +250,7 @@ function showdown() {
     s.cards = s.hole;
     s.shown = true;
   }
-  event("showdown", { hands: live.map((s) => ({ seat: s.seat, cards: s.hole })) });
+  for (const s of live) event("showdown", { seat: s.seat, cards: s.hole }); // one event per hand shown, as the engine does
   const winner = live[(w.handNo * 5) % live.length];
   finish([winner]);
 }
@@ -259,15 +261,18 @@ function finish(winners) {
   w.toAct = null;
   const pot = w.pots[0];
   const share = Math.floor(pot.net / winners.length);
-  for (const s of winners) {
-    s.stack += share;
-    event("pot_awarded", { pot: 0, seat: s.seat, amount: share });
-  }
+  const won = Object.fromEntries(winners.map((s) => [String(s.seat), share]));
+  for (const s of winners) s.stack += share;
+  // The engine's formats: winners as {"<seat>": amount}; hand_ended with the hand summary.
+  event("pot_awarded", { pot: 0, amount: pot.amount, rake: pot.rake, net: pot.net, eligible: pot.eligible, winners: won });
   const me = mine();
   if (winners.length === 1 && winners[0] === me && w.hand.street !== "showdown") w.showOrMuck = me.seat;
   event("hand_ended", {
-    hand_id: w.hand.id, number: w.hand.number, pot: pot.amount, rake: pot.rake, board: [...w.board],
-    winners: winners.map((s) => ({ seat: s.seat, name: s.player.name, amount: share })),
+    hand_id: w.hand.id, number: w.hand.number, rake: pot.rake, board: [...w.board],
+    stacks: Object.fromEntries(w.seats.filter((s) => s.player).map((s) => [String(s.seat), s.stack])),
+    shown: Object.fromEntries(w.seats.filter((s) => s.shown).map((s) => [String(s.seat), s.hole])),
+    pots: [{ amount: pot.amount, rake: pot.rake, net: pot.net, eligible: pot.eligible, winners: won }],
+    deck_commitment: w.hand.deck_commitment,
   });
   send(stateFor());
   setTimeout(() => {
@@ -364,7 +369,10 @@ function stateFor() {
     seats: seatList().map((s) => ({
       seat: s.seat, player: s.player ? { ...s.player } : null, stack: s.stack, bet: s.bet, status: s.status,
       cards: s.player && s.hole && (s === me || s.shown) ? [...s.hole] : s.player && s.cards ? [...s.cards] : null,
+      has_cards: !!(w.hand && s.hole && inHand(s)),
       time_bank_ms: s.player ? s.time_bank_ms : 0,
+      sitting_out_next: !!s.sitOutNext,
+      leaving: false,
     })),
     board: [...w.board],
     pots: w.pots.map((p) => ({ ...p })),
