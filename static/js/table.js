@@ -829,9 +829,11 @@ export class TablePage {
     if (has("fold")) buttons.push(this.actionButton("fold", this.t("fold"), "F"));
     if (has("check")) buttons.push(this.actionButton("check", this.t("check"), "C"));
     if (has("call")) {
+      // legal gives the call as a "to" amount; the button says what calling costs, as rooms do.
       const entry = this.legalEntry("call");
-      const cost = me ? callCost(state, me) : (entry.min ?? entry.max ?? 0);
-      buttons.push(this.actionButton("call", this.t("call", { amount: this.short(cost || entry.min || 0) }), "C"));
+      const to = entry.max ?? entry.min ?? 0;
+      const cost = me ? Math.max(0, Math.min(to - (me.bet || 0), me.stack || 0)) : to;
+      buttons.push(this.actionButton("call", this.t("call", { amount: this.short(cost || to) }), "C"));
     }
     if (this.raiseEntry) {
       const entry = this.raiseEntry;

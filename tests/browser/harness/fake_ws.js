@@ -173,7 +173,7 @@ function legalFor(s) {
   const all = s.bet + s.stack;
   const legal = [{ action: "fold", min: 0, max: 0 }];
   if (cost === 0) legal.push({ action: "check", min: 0, max: 0 });
-  else legal.push({ action: "call", min: cost, max: cost });
+  else legal.push({ action: "call", min: s.bet + cost, max: s.bet + cost }); // "to" amounts, as the engine gives
   const fixed = structure === "fl" ? (["turn", "river"].includes(w.hand.street) ? 2 * bb : bb) : null;
   if (all > top) {
     let min = top === 0 ? bb : top + w.lastRaise;
