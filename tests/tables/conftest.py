@@ -3,10 +3,10 @@ import uuid
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.core.management import call_command
 
 from cashier import services as cashier
-from tables.models import Currency, RakeSchedule, Structure, Table
+from tables.management.commands.seed_demo import rake_schedules_seed
+from tables.models import Currency, Structure, Table
 
 _names = itertools.count(1)
 
@@ -23,8 +23,7 @@ def player_create(*, bot: bool = False):
 
 
 def table_create(*, seats: int = 6, small_blind: int = 1, big_blind: int = 2, structure=Structure.NO_LIMIT, **extra):
-    call_command("seed_demo", verbosity=0)
-    schedule = RakeSchedule.objects.get(method=RakeSchedule.Method.PER_UNIT)
+    schedule, _nickel = rake_schedules_seed()
     return Table.objects.create(
         name=f"Test {next(_names)} {uuid.uuid4().hex[:5]}", currency=Currency.PLAY, small_blind=small_blind,
         big_blind=big_blind, structure=structure, seats=seats, rake_schedule=schedule, bots_allowed=True,

@@ -30,22 +30,28 @@ DEMO_TABLES = [
 ]
 
 
+def rake_schedules_seed() -> tuple[RakeSchedule, RakeSchedule]:
+    """The room's two schedules of SPEC 1.2 (0.01 and 0.05 smallest chip), with their caps."""
+    cent, _ = RakeSchedule.objects.get_or_create(
+        name="Room 0.01 chip: 1 per 18", defaults={"method": RakeSchedule.Method.PER_UNIT, "unit": 18}
+    )
+    nickel, _ = RakeSchedule.objects.get_or_create(
+        name="Room 0.05 chip: 5.5 %", defaults={"method": RakeSchedule.Method.PERCENT, "per_mille": 55}
+    )
+    for schedule in (cent, nickel):
+        for players_min, bb_min, cap in ROOM_CAPS:
+            RakeCap.objects.get_or_create(
+                schedule=schedule, players_min=players_min, big_blind_min=bb_min, defaults={"cap": cap}
+            )
+    return cent, nickel
+
+
 class Command(BaseCommand):
     help = "Create the room's rake schedules and demo cash tables (idempotent)."
 
     @transaction.atomic
     def handle(self, *args, **options):
-        cent, _ = RakeSchedule.objects.get_or_create(
-            name="Room 0.01 chip: 1 per 18", defaults={"method": RakeSchedule.Method.PER_UNIT, "unit": 18}
-        )
-        nickel, _ = RakeSchedule.objects.get_or_create(
-            name="Room 0.05 chip: 5.5 %", defaults={"method": RakeSchedule.Method.PERCENT, "per_mille": 55}
-        )
-        for schedule in (cent, nickel):
-            for players_min, bb_min, cap in ROOM_CAPS:
-                RakeCap.objects.get_or_create(
-                    schedule=schedule, players_min=players_min, big_blind_min=bb_min, defaults={"cap": cap}
-                )
+        cent, _nickel = rake_schedules_seed()
         created = 0
         for name, currency, game, structure, sb, bb, seats, bots in DEMO_TABLES:
             _table, was_created = Table.objects.get_or_create(
