@@ -979,7 +979,7 @@ export class TablePage {
   // ----- keyboard -----------------------------------------------------------------------------------------------
   bindKeys() {
     document.addEventListener("keydown", (ev) => {
-      if (ev.ctrlKey || ev.metaKey || ev.altKey || ev.defaultPrevented) return;
+      if (ev.ctrlKey || ev.metaKey || ev.altKey || ev.defaultPrevented || ev.repeat) return;
       const target = ev.target;
       if (target && target.closest && target.closest("dialog")) return;
       if (this.el.actionBar.hidden || this.actPending) return;
@@ -1268,4 +1268,4 @@ function start() {
   return page;
 }
 
-start();
+if (typeof document !== "undefined") start();
