@@ -233,3 +233,19 @@ def test_refill_only_below_the_threshold_and_once_a_day(player, play_table, monk
     assert wallet_balances(user=player)["play"] == 1_000_000
     assert Transfer.objects.filter(kind="refill", user=player).count() == 2
     assert ledger_check().ok
+
+
+def test_the_periodic_chase_settles_timed_out_payments(verified_player):
+    from cashier.tasks import payments_chase
+
+    eur_fund(verified_player, 5_000)
+    pending = services.deposit_create(user=verified_player, amount=1_000, card_number=CARD_TIMEOUT,
+                                      idempotency_key=new_key())
+    withdrawal = services.withdrawal_request(user=verified_player, amount=2_000, card_number=CARD_TIMEOUT,
+                                             idempotency_key=new_key())
+    services.withdrawal_approve(withdrawal=withdrawal, staff_user=player_create())
+    assert payments_chase() == {"deposits": 1, "withdrawals": 1}
+    assert Deposit.objects.get(pk=pending.pk).status == "succeeded"
+    assert Withdrawal.objects.get(pk=withdrawal.pk).status == "paid"
+    assert wallet_balances(user=verified_player)["eur"] == 4_000
+    assert payments_chase() == {"deposits": 0, "withdrawals": 0}
