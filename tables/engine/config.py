@@ -13,9 +13,10 @@ from enum import StrEnum
 from types import MappingProxyType
 from typing import Any
 
-from tables.engine.cards import FULL_DECK, card_id
+from tables.engine.cards import FULL_DECK
 from tables.engine.rake import RakeSchedule
 
+_FULL_DECK_SET = frozenset(FULL_DECK)
 MIN_PLAYERS = 2
 MAX_PLAYERS = 10
 
@@ -203,14 +204,9 @@ class HandConfig:
         if self.structure is Structure.FIXED_LIMIT:
             integer(self.small_bet, "small_bet", minimum=1)
             integer(self.big_bet, "big_bet", minimum=1)
-        if len(self.deck) != 52 or len(set(self.deck)) != 52:
-            raise ConfigError("the deck must be 52 distinct cards")
-        for text in self.deck:
-            try:
-                card_id(text)
-            except ValueError as error:
-                raise ConfigError(str(error)) from None
-        assert set(self.deck) == set(FULL_DECK)
+        if len(self.deck) != 52 or set(self.deck) != _FULL_DECK_SET:
+            bad = [text for text in self.deck if text not in _FULL_DECK_SET]
+            raise ConfigError(f"the deck must be the 52 cards once each{f' (not a card: {bad[0]!r})' if bad else ''}")
         seen: set[tuple[int, PostKind]] = set()
         for seat, kind in self.posts:
             if seat not in self.stacks:

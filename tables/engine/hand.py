@@ -169,6 +169,9 @@ class Hand:
         self._winner_may_show = False
         self._river_aggressor: int | None = None
         self._limits_cache: tuple[int, int, Limits] | None = None
+        self._fixed_limit = c.structure is Structure.FIXED_LIMIT
+        self._pot_limit = c.structure is Structure.POT_LIMIT
+        self._total_chips = sum(c.stacks.values())
         self._showdown_pots: list[Pot] | None = None
         self._street: _Street
         self._dead: dict[int, int] = {seat: 0 for seat in self._order}
@@ -374,9 +377,10 @@ class Hand:
 
     def limits(self) -> Limits | None:
         """The betting limits of the player to act, or ``None`` outside the betting."""
-        if self.phase is not Phase.BETTING or self._pk.actor_index is None:
+        actors = self._pk.actor_indices
+        if self.phase is not Phase.BETTING or not actors:
             return None
-        return self._limits(self._pk.actor_index)
+        return self._limits(actors[0])
 
     def _limits(self, index: int) -> Limits:
         cached = self._limits_cache
@@ -442,7 +446,11 @@ class Hand:
             if kind in SHOWDOWN_ACTIONS and seat == self.winner_may_show:
                 return (kind, 0)
             raise IllegalAction("the hand is over", code="hand_over")
-        if seat != self.to_act:
+        if self.phase is Phase.BETTING:
+            actors = self._pk.actor_indices
+            if not actors or self._order[actors[0]] != seat:
+                raise IllegalAction("it is not your turn", code="not_your_turn")
+        elif seat != self._showdown_queue[0]:
             raise IllegalAction("it is not your turn", code="not_your_turn")
         if self.phase is Phase.SHOWDOWN:
             if kind not in SHOWDOWN_ACTIONS:
@@ -520,7 +528,7 @@ class Hand:
                 if i != index and statuses[i] and stacks[i] + bets[i] > top:
                     can_raise = True
                     break
-        fixed = c.structure is Structure.FIXED_LIMIT
+        fixed = self._fixed_limit
         if can_raise:
             if fixed:
                 if st.fl_count >= 4 or st.count_at_action.get(index, -1) == st.fl_count:
@@ -532,8 +540,8 @@ class Hand:
             max_to = min_to
         else:
             min_to = top + st.full_raise
-            if c.structure is Structure.POT_LIMIT:
-                in_middle = sum(c.stacks.values()) - sum(stacks)
+            if self._pot_limit:
+                in_middle = self._total_chips - sum(stacks)
                 max_to = max(min_to, 2 * top - bet + in_middle)
             else:
                 max_to = total
@@ -575,7 +583,7 @@ class Hand:
             _pk_check_or_call(pk, index)
         else:
             _pk_raise_to(pk, index, amount)
-            if self.config.structure is Structure.FIXED_LIMIT:
+            if self._fixed_limit:
                 if 2 * (amount - st.fl_level) >= st.fixed:  # a full bet, or an all-in of half a bet or more
                     st.fl_count += 1
                     st.fl_level = amount
@@ -600,7 +608,7 @@ class Hand:
         """Deal and move on until a player has to decide or the hand is over."""
         pk = self._pk
         while True:
-            if pk.actor_index is not None:
+            if pk.actor_indices:
                 return
             live = [seat for seat in self._order if seat not in self._folded]
             if len(live) == 1:
