@@ -32,6 +32,8 @@ def profile(request):
 @require_http_methods(["GET", "POST"])
 def deposit_limits(request):
     from django.contrib import messages
+    from django.utils import timezone
+    from django.utils.formats import date_format
     from django.utils.translation import gettext as _
 
     from accounts.forms import DepositLimitForm
@@ -49,7 +51,7 @@ def deposit_limits(request):
         else:
             if limit.pending_from:
                 messages.success(request, _("Your new limit will apply from %(date)s.") % {
-                    "date": limit.pending_from.strftime("%Y-%m-%d %H:%M")})
+                    "date": date_format(timezone.localtime(limit.pending_from), "DATETIME_FORMAT")})
             else:
                 messages.success(request, _("Your new limit applies now."))
             return redirect("deposit_limits")

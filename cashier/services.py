@@ -16,6 +16,7 @@ from datetime import datetime, timedelta
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
 from accounts.models import DepositLimit, SelfExclusion
@@ -83,7 +84,7 @@ def _excluded_message(exclusion: SelfExclusion) -> str:
     if exclusion.ends_at is None:
         return _("You have excluded yourself from playing for good.")
     return _("You have excluded yourself from playing until %(date)s.") % {
-        "date": timezone.localtime(exclusion.ends_at).strftime("%Y-%m-%d %H:%M")
+        "date": date_format(timezone.localtime(exclusion.ends_at), "DATETIME_FORMAT")
     }
 
 
@@ -231,10 +232,10 @@ def self_exclusion_lift(*, exclusion: SelfExclusion, lifted_by, now: datetime | 
         liftable_from = self_exclusion_liftable_from(exclusion)
         if liftable_from is None:
             raise ExclusionLocked(_("A self-exclusion for a fixed period cannot be lifted early; it ends on %(date)s.")
-                                  % {"date": timezone.localtime(exclusion.ends_at).strftime("%Y-%m-%d")})
+                                  % {"date": date_format(timezone.localtime(exclusion.ends_at), "DATE_FORMAT")})
         if now < liftable_from:
             raise ExclusionLocked(_("A self-exclusion for good can be lifted only from %(date)s.")
-                                  % {"date": timezone.localtime(liftable_from).strftime("%Y-%m-%d")})
+                                  % {"date": date_format(timezone.localtime(liftable_from), "DATE_FORMAT")})
         exclusion.lifted_at, exclusion.lifted_by = now, lifted_by
         exclusion.save(update_fields=["lifted_at", "lifted_by"])
         return exclusion
