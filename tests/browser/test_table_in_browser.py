@@ -1,7 +1,6 @@
 """Two people sign up in a real browser (Debian's headless Chromium), sit down and play: a hand to a fold and
 a hand to a showdown, seeing only the buttons and amounts the rules allow."""
 
-import os
 import re
 import shutil
 from pathlib import Path
@@ -13,9 +12,6 @@ from tests.conftest import ARTIFACTS
 from tests.tables.conftest import table_create
 
 CHROMIUM = "/usr/bin/chromium"
-# Playwright's sync API keeps an event loop running in this thread; the test's own database work is
-# synchronous and happens between browser calls, which is what Django's guard cannot tell apart.
-os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 pytestmark = [
     pytest.mark.live,
     pytest.mark.browser,
@@ -26,9 +22,12 @@ pytestmark = [
 
 
 @pytest.fixture
-def browser():
+def browser(monkeypatch):
     from playwright.sync_api import sync_playwright
 
+    # Playwright's sync API keeps an event loop running in this thread; the test's own database work is
+    # synchronous and happens between browser calls, which Django's async guard cannot tell apart.
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(
             executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"]

@@ -10,7 +10,7 @@ BASE_DIR = Path(__file__).resolve().parents[2]
 
 
 def manage(*args: str, **env: str) -> subprocess.CompletedProcess:
-    environment = {k: v for k, v in os.environ.items() if k not in {"SECRET_KEY", "DEBUG", "SECURE_SSL"}}
+    environment = {k: v for k, v in os.environ.items() if k not in {"SECRET_KEY", "DEBUG", "SECURE_SSL", "DJANGO_ALLOW_ASYNC_UNSAFE"}}
     environment.update(env)
     return subprocess.run([sys.executable, "manage.py", *args], cwd=BASE_DIR, env=environment,
                           capture_output=True, text=True, timeout=120)

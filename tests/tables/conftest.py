@@ -34,3 +34,15 @@ def table_create(*, seats: int = 6, small_blind: int = 1, big_blind: int = 2, st
 @pytest.fixture
 def players(db):
     return [player_create() for _ in range(4)]
+
+
+@pytest.fixture(autouse=True)
+def ledger_clean_after(request):
+    """Every table test ends with a ledger in which nothing was created or lost."""
+    yield
+    if request.node.get_closest_marker("django_db") is None:
+        return
+    from cashier.selectors import ledger_check
+
+    report = ledger_check()
+    assert report.ok, report.violations
