@@ -180,6 +180,7 @@ class Seat(models.Model):
     user = models.ForeignKey("accounts.User", on_delete=models.PROTECT, null=True, blank=True, related_name="seats")
     status = models.CharField(_("status"), max_length=16, choices=Status.choices, default=Status.EMPTY)
     auto_muck = models.BooleanField(_("auto-muck"), default=True)
+    straddle = models.BooleanField(_("straddle when first after the big blind"), default=False)
     sat_down_at = models.DateTimeField(null=True, blank=True)
     # What the dead-button rule needs between hands (tables.engine.positions.SeatState).
     is_new = models.BooleanField(default=True, help_text="not dealt a hand since sitting down")

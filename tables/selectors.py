@@ -68,6 +68,7 @@ def table_as_json(*, table: Table, players: int, bots: int) -> dict:
         "players": players,
         "bots": bots,
         "stakes": table.stakes_label,
+        "straddle": table.allow_straddle and table.structure != "fl",
     }
 
 

@@ -229,11 +229,13 @@ def seat_options(*, table_id: int, user, auto_muck: bool | None, straddle: bool 
     with transaction.atomic():
         table = table_lock(table_id=table_id)
         seat = _require_seat(table=table, user=user)
-        if straddle:
+        if straddle and not (table.allow_straddle and table.structure != "fl"):
             raise TableError("no_straddle", _("This table does not offer the straddle."))
         if auto_muck is not None:
             seat.auto_muck = auto_muck
-            seat.save(update_fields=["auto_muck"])
+        if straddle is not None:
+            seat.straddle = straddle
+        seat.save(update_fields=["auto_muck", "straddle"])
         _after_seat_change(table=table, event="seat", data={"seat": seat.number}, lobby=False)
 
 
@@ -319,6 +321,10 @@ def hand_deal(*, table_id: int) -> Hand | None:
             plan = plan_hand(seat_count=table.seats, previous=previous, seats=states, first_button=first_button)
         except NotEnoughPlayers:
             return None
+        posts = [(post.seat, PostKind(post.kind.value)) for post in plan.posts]
+        straddler = _straddler(table=table, plan=plan, seats=seats, stacks=stacks, posts=posts)
+        if straddler is not None:
+            posts.append((straddler, PostKind.STRADDLE))
         deck = fairness.shuffled_deck()
         secret = fairness.commit_deck(deck=deck)
         small_bet = table.big_blind
@@ -331,7 +337,7 @@ def hand_deal(*, table_id: int) -> Hand | None:
             small_blind=table.small_blind,
             big_blind=table.big_blind,
             deck=tuple(deck),
-            posts=tuple((post.seat, PostKind(post.kind.value)) for post in plan.posts),
+            posts=tuple(posts),
             chip=table.chip,
             small_bet=small_bet if table.structure == "fl" else None,
             big_bet=2 * small_bet if table.structure == "fl" else None,
@@ -373,6 +379,17 @@ def hand_deal(*, table_id: int) -> Hand | None:
         _remember(hand.id, state)
         _after_hand_change(table=table, hand=hand, state=state, events=state.events)
         return hand
+
+
+def _straddler(*, table: Table, plan, seats: dict, stacks: dict, posts: list) -> int | None:
+    """SPEC 1.1: where the table allows it, the first player after the big blind may post a live straddle
+    of twice the big blind, if they asked for it, can cover it and post nothing else this hand."""
+    if not table.allow_straddle or table.structure == "fl" or len(plan.dealt_in) < 3:
+        return None
+    first = plan.preflop_order()[0]
+    if not seats[first].straddle or any(seat == first for seat, _kind in posts):
+        return None
+    return first if stacks[first] >= 2 * table.big_blind else None
 
 
 def _stacks_of(*, table: Table, seats) -> dict[int, int]:

@@ -53,6 +53,7 @@ def table_snapshot(*, table: Table, hand: Hand | None, state: EngineHand | None)
                 "time_bank_ms": seat.time_bank_ms,
                 "sitting_out_next": seat.sit_out_next,
                 "leaving": seat.leave_after_hand,
+                "_options": {"auto_muck": seat.auto_muck, "straddle": seat.straddle},
             }
         )
     now = timezone.now()
@@ -96,12 +97,15 @@ def table_snapshot(*, table: Table, hand: Hand | None, state: EngineHand | None)
 def for_viewer(snapshot: dict, *, seat_number: int | None, hole_cards: list[str] | None) -> dict:
     """The snapshot as one client receives it: its own cards in its seat, `legal` only on its turn."""
     message = {key: value for key, value in snapshot.items() if not key.startswith("_")}
-    if seat_number is not None:
-        if hole_cards:
-            message["seats"] = [
-                {**row, "cards": list(hole_cards)} if row["seat"] == seat_number and row["has_cards"] else row
-                for row in snapshot["seats"]
-            ]
-        if snapshot.get("to_act") == seat_number:
-            message["legal"] = snapshot.get("_legal")
+    rows = []
+    for row in snapshot["seats"]:
+        public = {key: value for key, value in row.items() if not key.startswith("_")}
+        if seat_number is not None and row["seat"] == seat_number:
+            message["options"] = row.get("_options")
+            if hole_cards and row["has_cards"]:
+                public["cards"] = list(hole_cards)
+        rows.append(public)
+    message["seats"] = rows
+    if seat_number is not None and snapshot.get("to_act") == seat_number:
+        message["legal"] = snapshot.get("_legal")
     return message

@@ -170,3 +170,30 @@ def test_the_end_of_a_hand_opens_the_public_cards_against_the_commitment_and_eac
         others = {c for s, cards in hand.hole_cards.items() if s != seat for c in cards} - shown
         assert not mine & others
     assert {o["card"] for o in services.hand_openings_for(hand=hand, user=None)} == opened
+
+
+def test_a_straddle_is_posted_by_the_first_player_after_the_big_blind_who_asked_for_it(players):
+    table = table_create(allow_straddle=True)
+    for seat, user in enumerate(players[:4], start=1):
+        sit(table, user, seat, post="now")
+    first = services.hand_deal(table_id=table.id)
+    # play the first hand out by folding to the end, then ask the next hand's first-after-BB to straddle
+    while True:
+        first.refresh_from_db()
+        if first.status != "running":
+            break
+        act(table, to_act_user(table, players), "fold")
+    with pytest.raises(services.TableError):
+        services.seat_options(table_id=table_create().id, user=players[0], auto_muck=None, straddle=True)
+    for user in players[:4]:
+        services.seat_options(table_id=table.id, user=user, auto_muck=None, straddle=True)
+    hand = services.hand_deal(table_id=table.id)
+    straddles = [seat for seat, kind in hand.config["posts"] if kind == "straddle"]
+    (big_blind,) = [seat for seat, kind in hand.config["posts"] if kind == "big_blind"]
+    assert straddles == [(big_blind + 1) % 4], "only the first player after the big blind straddles"
+    utg_engine = straddles[0]
+    state = services.hand_engine(hand=hand, table=table)
+    assert state.bets[utg_engine] == 4
+    assert state.to_act == (utg_engine + 1) % 4, "the player after the straddle acts first"
+    legal = {item["action"]: item for item in state.legal_actions()}
+    assert legal["call"]["min"] == 4 and legal["raise"]["min"] == 8, "the minimum raise is twice the big blind"
