@@ -30,15 +30,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, NamedTuple
 
-from pokerkit import Automation, BettingStructure, Card, Deck, Mode, Opening, State, Street
-from pokerkit.state import (
-    BoardDealing,
-    CardBurning,
-    CheckingOrCalling,
-    CompletionBettingOrRaisingTo,
-    Folding,
-    HoleDealing,
-)
+from pokerkit import Automation, BettingStructure, Card, Mode, Opening, State, Street
 
 from tables.engine.cards import card_id, card_text, high_strength, omaha_high_strength, omaha_low_strength
 from tables.engine.config import HandConfig, PostKind, Structure, Variant
@@ -138,6 +130,10 @@ class Limits(NamedTuple):
     min_to: int
     max_to: int
     facing_bet: bool
+    top: int
+    """The highest bet on the street."""
+    index: int
+    """pokerkit's index of the player."""
 
 
 class Hand:
@@ -230,9 +226,12 @@ class Hand:
             hand_types = (FastOmahaHoldemHand,)
         else:
             hand_types = (FastOmahaHoldemHand, FastOmahaEightOrBetterLowHand)
+        # pokerkit's deck: the cards this hand can give it (holes, then burns and board), in our
+        # order. pokerkit never draws from it (we feed every card), but it shuffles and scans it.
+        deck = tuple(_PK_CARDS[card] for card in self._deck[: n * c.variant.hole_cards + 8])
         return State(
             _AUTOMATIONS,
-            Deck.STANDARD,
+            deck,  # type: ignore[arg-type]
             hand_types,
             streets,
             BettingStructure.NO_LIMIT,
@@ -405,8 +404,9 @@ class Hand:
         if limits.can_raise and limits.total >= limits.min_to:
             kind = "raise" if limits.facing_bet else "bet"
             legal.append({"action": kind, "min": limits.min_to, "max": limits.max_to})
-        if self._all_in_allowed(limits):
-            legal.append({"action": "all_in", "min": limits.total, "max": limits.total})
+        total = limits.total
+        if total <= limits.call_to or (limits.can_raise and total <= limits.max_to):
+            legal.append({"action": "all_in", "min": total, "max": total})
         return legal
 
     # --- acting ----------------------------------------------------------------------------------
@@ -424,7 +424,7 @@ class Hand:
         """An independent copy (the configuration is immutable and shared)."""
         return copy.deepcopy(self, {id(self.config): self.config})
 
-    def _check(self, action: Action) -> tuple[str, int]:
+    def _check(self, action: Action) -> tuple[str, int, Limits | None]:
         """Validate without changing anything. Returns (operation, "to" amount) for :meth:`_execute`."""
         if not isinstance(action, Action):
             raise IllegalAction("not an action")
@@ -444,7 +444,7 @@ class Hand:
             raise IllegalAction(f"seat {seat} is not in this hand", code="not_in_hand")
         if self.phase is Phase.COMPLETE:
             if kind in SHOWDOWN_ACTIONS and seat == self.winner_may_show:
-                return (kind, 0)
+                return (kind, 0, None)
             raise IllegalAction("the hand is over", code="hand_over")
         if self.phase is Phase.BETTING:
             actors = self._pk.actor_indices
@@ -455,28 +455,28 @@ class Hand:
         if self.phase is Phase.SHOWDOWN:
             if kind not in SHOWDOWN_ACTIONS:
                 raise IllegalAction("at the showdown you can only show or muck", code="bad_action")
-            return (kind, 0)
+            return (kind, 0, None)
         if kind in SHOWDOWN_ACTIONS:
             raise IllegalAction("there is no showdown yet", code="bad_action")
         limits = self._limits(self._index[seat])
         if kind == "fold":
-            return ("fold", 0)
+            return ("fold", 0, limits)
         if kind == "check":
             if limits.to_call:
                 raise IllegalAction(f"you cannot check: {limits.to_call} to call", code="cannot_check")
-            return ("check", 0)
+            return ("check", 0, limits)
         if kind == "call":
             if not limits.to_call:
                 raise IllegalAction("there is nothing to call: check", code="cannot_call")
             if amount is not None and amount != limits.call_to:
                 raise IllegalAction(f"calling makes your bet {limits.call_to}", code="bad_amount")
-            return ("call", limits.call_to)
+            return ("call", limits.call_to, limits)
         if kind == "all_in":
             if amount is not None and amount != limits.total:
                 raise IllegalAction(f"all-in is {limits.total}", code="bad_amount")
             if not self._all_in_allowed(limits):
                 raise IllegalAction("you cannot go all-in here", code="cannot_raise")
-            return ("call" if limits.total <= limits.call_to else "raise", limits.total)
+            return ("call" if limits.total <= limits.call_to else "raise", limits.total, limits)
         # bet / raise
         if kind == "bet" and limits.facing_bet:
             raise IllegalAction("there is a bet already: raise", code="cannot_bet")
@@ -487,7 +487,7 @@ class Hand:
         if not limits.can_raise:
             raise IllegalAction(self._why_no_raise(limits), code="cannot_raise")
         if amount == limits.total and self._all_in_allowed(limits):
-            return ("raise", amount)  # all-in, possibly for less than a full raise
+            return ("raise", amount, limits)  # all-in, possibly for less than a full raise
         if amount % self.config.chip:
             raise IllegalAction(f"amounts go in steps of {self.config.chip}", code="bad_amount")
         if amount > limits.total:
@@ -496,7 +496,7 @@ class Hand:
             raise IllegalAction(f"the minimum {kind} is to {limits.min_to}", code="below_min")
         if amount > limits.max_to:
             raise IllegalAction(f"the maximum {kind} is to {limits.max_to}", code="above_max")
-        return ("raise", amount)
+        return ("raise", amount, limits)
 
     def _why_no_raise(self, limits: Limits) -> str:
         if limits.total <= limits.call_to:
@@ -547,10 +547,10 @@ class Hand:
                 max_to = total
         if max_to > total:
             max_to = total
-        return Limits(self._order[index], to_call, bet + to_call, total, can_raise, min_to, max_to, top > 0)
+        return Limits(self._order[index], to_call, bet + to_call, total, can_raise, min_to, max_to, top > 0, top, index)
 
-    def _execute(self, action: Action, plan: tuple[str, int]) -> None:
-        operation, amount = plan
+    def _execute(self, action: Action, plan: tuple[str, int, Limits | None]) -> None:
+        operation, amount, limits = plan
         seat = action.seat
         if self.phase is Phase.COMPLETE:  # the uncontested winner's optional show
             self._winner_may_show = False
@@ -567,20 +567,20 @@ class Hand:
                 self._muck(seat)
             self._continue_showdown()
             return
+        assert limits is not None
         pk = self._pk
-        index = self._index[seat]
+        index = limits.index
         st = self._street
-        top = max(pk.bets)
-        before = pk.bets[index]
+        top = limits.top
         if operation == "call":
-            self._put_in[seat] += min(pk.stacks[index], top - before)
+            self._put_in[seat] += limits.to_call
         elif operation == "raise":
-            self._put_in[seat] += amount - before
+            self._put_in[seat] += amount - (limits.call_to - limits.to_call)
         if operation == "fold":
             self._folded.add(seat)
             _pk_fold(pk, index)
         elif operation in ("check", "call"):
-            _pk_check_or_call(pk, index)
+            _pk_check_or_call(pk, index, limits.to_call)
         else:
             _pk_raise_to(pk, index, amount)
             if self._fixed_limit:
@@ -610,10 +610,11 @@ class Hand:
         while True:
             if pk.actor_indices:
                 return
-            live = [seat for seat in self._order if seat not in self._folded]
-            if len(live) == 1:
-                self._finish_uncontested(live[0])
+            statuses = pk.statuses
+            if sum(statuses) == 1:
+                self._finish_uncontested(self._order[statuses.index(True)])
                 return
+            live = [seat for seat in self._order if seat not in self._folded]
             if pk.all_in_status:
                 self._run_out_and_show(live)
                 return
@@ -814,7 +815,8 @@ class Hand:
 
 # pokerkit's fold / check_or_call / complete_bet_or_raise_to first re-verify the action through layers of
 # properties that call each other (a third of the time of a hand). The room's own checks in Hand._check
-# are stricter, so these do exactly what those methods do after their verification, and nothing else.
+# are stricter, so these do exactly what those methods do after their verification, and nothing else,
+# except that they do not add to pokerkit's ``operations`` list: the hand's log is ``Hand.log``.
 # tests/engine/test_pokerkit_feed.py plays random hands both ways and compares pokerkit's whole state.
 
 
@@ -822,18 +824,17 @@ def _pk_fold(state: State, index: int) -> None:
     assert state.actor_indices[0] == index
     state._pop_actor_index()
     state._muck_hole_cards(index)
-    state._update_betting(Folding(index))
+    state._update_betting(None)
 
 
-def _pk_check_or_call(state: State, index: int) -> None:
+def _pk_check_or_call(state: State, index: int, amount: int) -> None:
+    """``amount``: what the call adds (the room's Limits.to_call, which is pokerkit's amount)."""
     assert state.actor_indices[0] == index
-    bets = state.bets
-    amount = min(state.stacks[index], max(bets) - bets[index])
     state._pop_actor_index()
-    bets[index] += amount
+    state.bets[index] += amount
     state.stacks[index] -= amount
     state.payoffs[index] -= amount
-    state._update_betting(CheckingOrCalling(index, amount))
+    state._update_betting(None)
 
 
 def _pk_raise_to(state: State, index: int, amount: int) -> None:
@@ -860,35 +861,31 @@ def _pk_raise_to(state: State, index: int, amount: int) -> None:
     state.completion_betting_or_raising_amount = max(state.completion_betting_or_raising_amount, raised_by)
     state.completion_betting_or_raising_count += 1
     state.consecutive_short_all_in_amounts.clear()
-    state._update_betting(CompletionBettingOrRaisingTo(index, amount))
+    state._update_betting(None)
 
 
 def _feed_pokerkit(state: State, holes: Mapping[int, Sequence[int]], burn: int | None, board: Sequence[int]) -> None:
     """Give pokerkit the cards of one dealing stage, exactly as its ``deal_hole``, ``burn_card`` and
-    ``deal_board`` would record them, then let it move on to the betting.
+    ``deal_board`` would record them (but for its ``operations`` list), then let it move on.
 
     Why not those methods: each checks the cards against pokerkit's own deck with dataclass equality,
     which made card dealing most of the cost of a hand; our deck is checked once, in the configuration.
     ``tests/engine/test_pokerkit_feed.py`` checks this against the public methods.
     """
-    operations = state.operations
     for index, cards in holes.items():
         pending = state.hole_dealing_statuses[index]
         dealt = tuple(_PK_CARDS[card] for card in cards)
         statuses = tuple(pending.popleft() for _ in dealt)
         state.hole_cards[index].extend(dealt)
         state.hole_card_statuses[index].extend(statuses)
-        operations.append(HoleDealing(index, dealt, statuses))
     if burn is not None:
         state.card_burning_status = False
         state.burn_cards.append(_PK_CARDS[burn])
-        operations.append(CardBurning(_PK_CARDS[burn]))
     if board:
         dealt = tuple(_PK_CARDS[card] for card in board)
         state.board_dealing_counts[0] -= len(dealt)
         for card in dealt:
             state.board_cards.append([card])
-        operations.append(BoardDealing(dealt))
     state._update_dealing()
 
 
