@@ -169,6 +169,7 @@ class Hand:
         self._pot_limit = c.structure is Structure.POT_LIMIT
         self._total_chips = sum(c.stacks.values())
         self._showdown_pots: list[Pot] | None = None
+        self._strengths: dict[int, Strength] = {}
         self._street: _Street
         self._dead: dict[int, int] = {seat: 0 for seat in self._order}
         self._pk = self._make_pokerkit_state()
@@ -693,14 +694,20 @@ class Hand:
             self._emit("street", street=STREET_NAMES[street], cards=[card_text(x) for x in cards], board=self.board)
 
     def _strength(self, seat: int) -> Strength:
+        """The hand's value on the full board (asked only at the showdown; computed once)."""
+        known = self._strengths.get(seat)
+        if known is not None:
+            return known
         hole = self._hole[seat]
         variant = self.config.variant
         if variant is Variant.HOLDEM:
-            return Strength(high_strength((*hole, *self._board)))
-        high = omaha_high_strength(hole, self._board)
-        if variant is Variant.OMAHA_HILO:
-            return Strength(high, omaha_low_strength(hole, self._board))
-        return Strength(high)
+            value = Strength(high_strength((*hole, *self._board)))
+        elif variant is Variant.OMAHA_HILO:
+            value = Strength(omaha_high_strength(hole, self._board), omaha_low_strength(hole, self._board))
+        else:
+            value = Strength(omaha_high_strength(hole, self._board))
+        self._strengths[seat] = value
+        return value
 
     def _show(self, seat: int, *, evaluate: bool = True) -> None:
         if evaluate:
