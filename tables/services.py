@@ -168,7 +168,8 @@ def seat_leave(*, table_id: int, user) -> None:
         if seat is None:
             raise TableError("not_seated", _("You have no seat at this table."))
         hand = hand_running(table=table)
-        if hand is not None and str(seat.number - 1) in hand.players and not _has_folded(hand, table, seat):
+        if hand is not None and str(seat.number - 1) in hand.players:
+            # Even after folding: what they put in the pot is settled from their seat when the hand ends.
             seat.leave_after_hand = True
             seat.save(update_fields=["leave_after_hand"])
             _after_seat_change(table=table, event="seat", data={"seat": seat.number, "leaving": True})
@@ -177,21 +178,21 @@ def seat_leave(*, table_id: int, user) -> None:
         _after_seat_change(table=table, event="seat", data={"seat": seat.number, "player": None})
 
 
-def _has_folded(hand: Hand, table: Table, seat: Seat) -> bool:
-    state = hand_engine(hand=hand, table=table)
-    return (seat.number - 1) in state.folded
-
-
 def _seat_release(*, table: Table, seat: Seat) -> None:
     from cashier import services as cashier
 
     cashier.seat_cash_out(user=seat.user, table=table, hand_in_progress=False)
+    _seat_empty(seat)
+
+
+def _seat_empty(seat: Seat) -> None:
     seat.user = None
     seat.status = Seat.Status.EMPTY
     seat.sat_down_at = None
     seat.is_new = True
     seat.post_now = seat.missed_small = seat.missed_big = False
-    seat.sit_out_next = seat.leave_after_hand = False
+    seat.sit_out_next = seat.leave_after_hand = seat.straddle = False
+    seat.auto_muck = True
     seat.timeouts_in_row = 0
     seat.save()
 
@@ -304,6 +305,11 @@ def hand_deal(*, table_id: int) -> Hand | None:
         table = table_lock(table_id=table_id)
         if not table.is_open or hand_running(table=table) is not None:
             return None
+        last = Hand.objects.filter(table=table).order_by("-number").only("ended_at").first()
+        if last is not None and last.ended_at is not None:
+            pause = DEAL_PAUSE_SECONDS - (timezone.now() - last.ended_at).total_seconds()
+            if pause > 0.05:  # players get to see how the last hand ended; a deal is already scheduled
+                return None
         seats = {s.number - 1: s for s in Seat.objects.filter(table=table, user__isnull=False).select_related("user")}
         sessions = seat_sessions(table=table)
         stacks = _stacks_of(table=table, seats=seats.values())
@@ -645,3 +651,20 @@ def _schedule_bot(hand_id: int, action_no: int) -> None:
     from tables.tasks import bot_act_task
 
     bot_act_task.apply_async((hand_id, action_no), countdown=1.0)
+
+
+# --- hooks the cashier calls (registered in TablesConfig.ready) ----------------------------------
+
+
+def hook_hand_in_progress(table: Table) -> bool:
+    """For the cashier: a hand is being played at `table` (its seats' money may not move now)."""
+    return Hand.objects.filter(table=table, status=Hand.Status.RUNNING).exists()
+
+
+def hook_seat_released(session) -> None:
+    """For the cashier: it closed a seat session itself (a self-excluded player cashed out between hands)."""
+    seat = Seat.objects.filter(table_id=session.table_id, number=session.seat_number, user_id=session.user_id).first()
+    if seat is None:
+        return
+    _seat_empty(seat)
+    _after_seat_change(table=seat.table, event="seat", data={"seat": seat.number, "player": None})

@@ -46,3 +46,12 @@ def ledger_clean_after(request):
 
     report = ledger_check()
     assert report.ok, report.violations
+
+
+@pytest.fixture(autouse=True)
+def no_pause_between_hands(monkeypatch):
+    """Tests that deal by calling the service skip the pause players get between hands (the processes of
+    the live tests keep it)."""
+    from tables import services
+
+    monkeypatch.setattr(services, "DEAL_PAUSE_SECONDS", 0)

@@ -197,3 +197,52 @@ def test_a_straddle_is_posted_by_the_first_player_after_the_big_blind_who_asked_
     assert state.to_act == (utg_engine + 1) % 4, "the player after the straddle acts first"
     legal = {item["action"]: item for item in state.legal_actions()}
     assert legal["call"]["min"] == 4 and legal["raise"]["min"] == 8, "the minimum raise is twice the big blind"
+
+
+def test_a_player_who_folds_and_leaves_is_cashed_out_only_when_the_hand_ends(players):
+    from cashier.selectors import wallet_balances
+
+    table = table_create()
+    for seat, user in enumerate(players[:3], start=1):
+        sit(table, user, seat, post="now")
+    hand = services.hand_deal(table_id=table.id)
+    quitter = to_act_user(table, players)
+    before = wallet_balances(user=quitter)["play"]
+    put_in = hand.config["stacks"][str(Seat.objects.get(table=table, user=quitter).number - 1)]
+    act(table, quitter, "fold")
+    services.seat_leave(table_id=table.id, user=quitter)
+    seat = Seat.objects.get(table=table, user=quitter)
+    assert seat.leave_after_hand, "still seated while the hand is played"
+    while True:
+        hand.refresh_from_db()
+        if hand.status != "running":
+            break
+        user = to_act_user(table, players)
+        state = services.hand_engine(hand=hand, table=table)
+        legal = {item["action"] for item in state.legal_actions()}
+        act(table, user, "check" if "check" in legal else ("call" if "call" in legal else "show"))
+    assert not Seat.objects.filter(table=table, user=quitter).exists()
+    assert wallet_balances(user=quitter)["play"] == before + put_in, "a folded UTG loses nothing; all comes back"
+
+
+def test_self_exclusion_at_the_table_cashes_out_after_the_hand_and_blocks_sitting_down(players):
+    from cashier import services as cashier
+    from cashier.errors import CashierError
+
+    table = table_create()
+    alice, bob = players[:2]
+    sit(table, alice, 1)
+    sit(table, bob, 2)
+    hand = services.hand_deal(table_id=table.id)
+    cashier.player_self_exclude(user=alice, period="30d")
+    assert Seat.objects.filter(table=table, user=alice).exists(), "not during the hand in play"
+    act(table, to_act_user(table, players), "fold")
+    hand.refresh_from_db()
+    assert hand.status == "complete"
+    assert not Seat.objects.filter(table=table, user=alice).exists(), "cashed out once the hand ended"
+    with pytest.raises(CashierError):
+        sit(table, alice, 3)
+    other = table_create()
+    sit(other, bob, 1)
+    cashier.player_self_exclude(user=bob, period="60d")
+    assert not Seat.objects.filter(table=other, user=bob).exists(), "between hands: at once"
