@@ -318,7 +318,7 @@ def hand_deal(*, table_id: int) -> Hand | None:
             if stacks[number] < table.big_blind and seat.status != Seat.Status.SITTING_OUT:
                 seat.status = Seat.Status.SITTING_OUT
                 seat.save(update_fields=["status"])
-        if all(seat.user.is_bot for seat in seats.values()):
+        if not any(not seat.user.is_bot and seat.status != Seat.Status.SITTING_OUT for seat in seats.values()):
             return None  # house bots play with people, never only among themselves
         states = {number: _seat_state(seat) for number, seat in seats.items()}
         previous = Positions(**table.positions) if table.positions else None
@@ -624,7 +624,9 @@ def tables_idle() -> list[int]:
         Table.objects.filter(is_open=True)
         .annotate(
             seated=Count("seat_set", filter=Q(seat_set__user__isnull=False)),
-            people=Count("seat_set", filter=Q(seat_set__user__is_bot=False)),
+            people=Count(
+                "seat_set", filter=Q(seat_set__user__is_bot=False) & ~Q(seat_set__status=Seat.Status.SITTING_OUT)
+            ),
             busy=Exists(running),
         )
         .filter(seated__gte=2, people__gte=1, busy=False)

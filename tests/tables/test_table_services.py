@@ -246,3 +246,27 @@ def test_self_exclusion_at_the_table_cashes_out_after_the_hand_and_blocks_sittin
     sit(other, bob, 1)
     cashier.player_self_exclude(user=bob, period="60d")
     assert not Seat.objects.filter(table=other, user=bob).exists(), "between hands: at once"
+
+
+def test_house_bots_never_play_among_themselves(players):
+    from tables.bots import bots_seat
+
+    table = table_create()
+    assert bots_seat(table_id=table.id) == 2
+    assert services.hand_deal(table_id=table.id) is None, "bots alone"
+    alice = players[0]
+    sit(table, alice, 6, post="now")
+    assert services.hand_deal(table_id=table.id) is not None, "a person sat down: the hand is dealt"
+    hand = Hand.objects.get(table=table, status="running")
+    while hand.status == "running":
+        seat = hand.to_act
+        info = hand.players[str(seat)]
+        if info["bot"]:
+            from tables.bots import bot_act
+
+            assert bot_act(hand_id=hand.id, action_no=hand.action_no)
+        else:
+            act(table, alice, "fold")
+        hand.refresh_from_db()
+    services.seat_sit_out(table_id=table.id, user=alice)
+    assert services.hand_deal(table_id=table.id) is None, "the only person sits out: the bots wait"
