@@ -41,6 +41,9 @@ STREET_NAMES = ("preflop", "flop", "turn", "river")
 BETTING_ACTIONS = ("fold", "check", "call", "bet", "raise", "all_in")
 SHOWDOWN_ACTIONS = ("show", "muck")
 ACTIONS = BETTING_ACTIONS + SHOWDOWN_ACTIONS
+_ACTION_SET = frozenset(ACTIONS)
+_SHOWDOWN_SET = frozenset(SHOWDOWN_ACTIONS)
+_NO_AMOUNT = frozenset(("fold", "check", "show", "muck"))
 
 _AUTOMATIONS = (Automation.ANTE_POSTING, Automation.BET_COLLECTION, Automation.BLIND_OR_STRADDLE_POSTING)
 _PK_CARDS = tuple(Card.parse("".join(card_text(i) for i in range(52))))
@@ -383,20 +386,24 @@ class Hand:
         return self._limits(actors[0])
 
     def _limits(self, index: int) -> Limits:
+        """Limits for pokerkit's player ``index``, computed once per decision."""
         cached = self._limits_cache
-        if cached is not None and cached[0] == len(self.log) and cached[1] == index:
+        number = len(self.log)
+        if cached is not None and cached[0] == number and cached[1] == index:
             return cached[2]
         limits = self._compute_limits(index)
-        self._limits_cache = (len(self.log), index, limits)
+        self._limits_cache = (number, index, limits)
         return limits
 
     def legal_actions(self) -> list[dict[str, int | str]]:
         """PROTOCOL.md's ``legal`` list for the player to act: ``{action, min, max}`` in "to" amounts."""
-        if self.phase is Phase.SHOWDOWN:
+        phase = self.phase
+        if phase is Phase.SHOWDOWN:
             return [{"action": "show", "min": 0, "max": 0}, {"action": "muck", "min": 0, "max": 0}]
-        limits = self.limits()
-        if limits is None:
+        actors = self._pk.actor_indices
+        if phase is not Phase.BETTING or not actors:
             return []
+        limits = self._limits(actors[0])
         legal: list[dict[str, int | str]] = [{"action": "fold", "min": 0, "max": 0}]
         if limits.to_call == 0:
             legal.append({"action": "check", "min": 0, "max": 0})
@@ -432,14 +439,14 @@ class Hand:
         seat, kind, amount = action.seat, action.kind, action.amount
         if type(seat) is not int:
             raise IllegalAction("the seat must be an integer", code="bad_seat")
-        if kind not in ACTIONS:
+        if kind not in _ACTION_SET:
             raise IllegalAction(f"unknown action {kind!r}", code="bad_action")
         if amount is not None:
             if type(amount) is not int:
                 raise IllegalAction("the amount must be a whole number of chips", code="bad_amount")
             if amount < 0:
                 raise IllegalAction("the amount cannot be negative", code="bad_amount")
-        if amount and kind in ("fold", "check", "show", "muck"):
+        if amount and kind in _NO_AMOUNT:
             raise IllegalAction(f"{kind} takes no amount", code="bad_amount")
         if seat not in self._index:
             raise IllegalAction(f"seat {seat} is not in this hand", code="not_in_hand")
@@ -457,7 +464,7 @@ class Hand:
             if kind not in SHOWDOWN_ACTIONS:
                 raise IllegalAction("at the showdown you can only show or muck", code="bad_action")
             return (kind, 0, None)
-        if kind in SHOWDOWN_ACTIONS:
+        if kind in _SHOWDOWN_SET:
             raise IllegalAction("there is no showdown yet", code="bad_action")
         limits = self._limits(self._index[seat])
         if kind == "fold":
