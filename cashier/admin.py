@@ -4,7 +4,7 @@ from django.contrib import admin, messages
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy as _lazy
+from django.utils.translation import gettext_lazy
 
 from cashier import services
 from cashier.errors import CashierError
@@ -49,7 +49,7 @@ class AccountAdmin(ReadOnlyAdmin):
     list_select_related = ("user", "table")
     change_list_template = "admin/cashier/account/change_list.html"
 
-    @admin.display(description=_lazy("balance"), ordering="balance")
+    @admin.display(description=gettext_lazy("balance"), ordering="balance")
     def shown_balance(self, obj):
         return format_amount(obj.balance, obj.currency)
 
@@ -104,14 +104,14 @@ class DepositAdmin(ReadOnlyAdmin):
     search_fields = ("user__username", "idempotency_key", "provider_ref")
     actions = ["retry_with_provider"]
 
-    @admin.display(description=_lazy("amount"), ordering="amount")
+    @admin.display(description=gettext_lazy("amount"), ordering="amount")
     def shown_amount(self, obj):
         return format_amount(obj.amount, obj.currency)
 
     def has_change_permission(self, request, obj=None):
         return obj is None and request.user.has_perm("cashier.change_deposit")  # lets the action run
 
-    @admin.action(description=_lazy("Ask the payment provider again about the selected pending deposits"))
+    @admin.action(description=gettext_lazy("Ask the payment provider again about the selected pending deposits"))
     def retry_with_provider(self, request, queryset):
         done = 0
         for deposit in queryset.filter(status=Deposit.Status.PENDING):
@@ -128,11 +128,11 @@ class WithdrawalAdmin(ReadOnlyAdmin):
     list_select_related = ("user", "decided_by")
     actions = ["approve", "reject", "retry_payout"]
 
-    @admin.display(description=_lazy("amount"), ordering="amount")
+    @admin.display(description=gettext_lazy("amount"), ordering="amount")
     def shown_amount(self, obj):
         return format_amount(obj.amount, obj.currency)
 
-    @admin.display(description=_lazy("identity verified"), boolean=True)
+    @admin.display(description=gettext_lazy("identity verified"), boolean=True)
     def identity_verified(self, obj):
         return obj.user.identity_verified_at is not None
 
@@ -150,7 +150,7 @@ class WithdrawalAdmin(ReadOnlyAdmin):
         if done:
             self.message_user(request, done_message % {"n": done})
 
-    @admin.action(description=_lazy("Approve and pay the selected withdrawals"))
+    @admin.action(description=gettext_lazy("Approve and pay the selected withdrawals"))
     def approve(self, request, queryset):
         def approve_one(withdrawal):
             if withdrawal.user.identity_verified_at is None:
@@ -161,14 +161,14 @@ class WithdrawalAdmin(ReadOnlyAdmin):
 
         self._each(request, queryset, approve_one, _("%(n)d withdrawal(s) approved."))
 
-    @admin.action(description=_lazy("Reject the selected withdrawals (the money goes back to the wallet)"))
+    @admin.action(description=gettext_lazy("Reject the selected withdrawals (the money goes back to the wallet)"))
     def reject(self, request, queryset):
         self._each(request, queryset,
                    lambda w: services.withdrawal_reject(withdrawal=w, staff_user=request.user,
                                                         reason=_("Rejected by staff")),
                    _("%(n)d withdrawal(s) rejected, money returned."))
 
-    @admin.action(description=_lazy("Ask the payment provider again about approved withdrawals"))
+    @admin.action(description=gettext_lazy("Ask the payment provider again about approved withdrawals"))
     def retry_payout(self, request, queryset):
         self._each(request, queryset.filter(status=Withdrawal.Status.PROCESSING),
                    lambda w: services.withdrawal_payout_retry(withdrawal=w), _("%(n)d withdrawal(s) asked again."))

@@ -9,10 +9,13 @@ from __future__ import annotations
 
 import json
 import time
+from http.cookies import CookieError, SimpleCookie
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.db import transaction
+from django.utils import translation
+from django.utils.translation import gettext_noop
 
 from tables import protocol, services
 from tables.broadcast import LOBBY_GROUP, table_group
@@ -60,6 +63,31 @@ def _fresh_snapshot(table_id: int) -> dict | None:
         return snapshot
 
 
+def language_of(scope: dict) -> str:
+    """The player's language for messages on this connection: the site's language cookie (what the
+    language menu sets), else the browser's Accept-Language, else the default."""
+    from django.conf import settings
+
+    headers = {name.decode("latin1").lower(): value.decode("latin1") for name, value in scope.get("headers", [])}
+    cookies = SimpleCookie()
+    try:
+        cookies.load(headers.get("cookie", ""))
+    except CookieError:
+        pass
+    choice = cookies.get(settings.LANGUAGE_COOKIE_NAME)
+    candidates = [choice.value] if choice else []
+    for part in headers.get("accept-language", "").split(","):
+        code = part.split(";")[0].strip()
+        if code:
+            candidates.append(code)
+    for code in candidates:
+        try:
+            return translation.get_supported_language_variant(code)
+        except LookupError:
+            continue
+    return settings.LANGUAGE_CODE
+
+
 def _hole_cards(hand_id: int, engine_seat: int) -> list[str] | None:
     cards = Hand.objects.filter(pk=hand_id).values_list("hole_cards", flat=True).first()
     return (cards or {}).get(str(engine_seat))
@@ -73,6 +101,7 @@ class TableConsumer(RoomConsumer):
         self.cards: tuple[int, int, list[str] | None] | None = None  # (hand id, seat, cards)
         self.limiter = protocol.RateLimiter(rate=RATE_PER_SECOND, burst=RATE_BURST, clock=time.monotonic)
         self.refused_in_row = 0
+        self.language = language_of(self.scope)
         exists = await database_sync_to_async(Table.objects.filter(pk=self.table_id).exists)()
         if not exists:
             await self.close(code=CLOSE_NO_TABLE)
@@ -136,11 +165,12 @@ class TableConsumer(RoomConsumer):
             if self.refused_in_row >= FLOOD_CLOSE_AFTER:
                 await self.close(code=CLOSE_FLOOD)
                 return
-            await self.send_error("rate_limited", "Too many messages: slow down.")
+            await self.send_error("rate_limited", self.translated(gettext_noop("Too many messages: slow down.")))
             return
         self.refused_in_row = 0
         try:
-            message = protocol.parse_client_message(text_data if text_data is not None else bytes_data)
+            with translation.override(self.language):
+                message = protocol.parse_client_message(text_data if text_data is not None else bytes_data)
         except protocol.ProtocolError as refused:
             await self.send_error(refused.code, refused.message)
             return
@@ -148,7 +178,9 @@ class TableConsumer(RoomConsumer):
             await self.send_fresh_state()
             return
         if not self.authenticated:
-            await self.send_error("login_required", "Log in to play; spectators may only watch.")
+            await self.send_error(
+                "login_required", self.translated(gettext_noop("Log in to play; spectators may only watch."))
+            )
             return
         try:
             await database_sync_to_async(self.dispatch_message)(message)
@@ -162,7 +194,15 @@ class TableConsumer(RoomConsumer):
             else:
                 raise
 
+    def translated(self, text: str) -> str:
+        with translation.override(self.language):
+            return translation.gettext(text)
+
     def dispatch_message(self, message) -> None:
+        with translation.override(self.language):
+            self.dispatch_in_language(message)
+
+    def dispatch_in_language(self, message) -> None:
         table_id, user = self.table_id, self.user
         match message:
             case protocol.Act():

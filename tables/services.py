@@ -439,11 +439,44 @@ def hand_apply(*, table: Table, hand: Hand, state: EngineHand, action: Action) -
         events = state.act(action)
     except IllegalAction as refused:
         _remember(hand.id, state)
-        raise TableError(refused.code, refused.reason) from None
+        raise TableError(refused.code, _refusal_text(refused, state=state, table=table)) from None
     hand.actions = [*hand.actions, action.as_dict()]
     _remember(hand.id, state)
     _after_hand_change(table=table, hand=hand, state=state, events=events)
     return state
+
+
+def _refusal_text(refused: IllegalAction, *, state: EngineHand, table: Table) -> str:
+    """The engine's refusal in the player's language, with amounts as money (the engine's own reason, in
+    English with raw chip counts, is the fallback for the rare codes not listed here)."""
+    from cashier.templatetags.money import format_amount
+
+    limits = state.limits()
+
+    def money(amount: int) -> str:
+        return format_amount(amount, table.currency)
+
+    if refused.code == "not_your_turn":
+        return _("It is not your turn.")
+    if refused.code == "hand_over":
+        return _("The hand is over.")
+    if refused.code == "cannot_call":
+        return _("There is nothing to call: check.")
+    if refused.code == "cannot_bet":
+        return _("There is a bet already: raise.")
+    if refused.code == "cannot_raise":
+        return _("You cannot raise now.")
+    if limits is not None:
+        if refused.code == "cannot_check":
+            return _("You cannot check: %(amount)s to call.") % {"amount": money(limits.to_call)}
+        if refused.code == "below_min":
+            return _("The smallest amount allowed is %(amount)s.") % {"amount": money(limits.min_to)}
+        if refused.code == "above_max":
+            return _("The largest amount allowed is %(amount)s.") % {"amount": money(limits.max_to)}
+        if refused.code == "bad_amount":
+            return _("That amount is not allowed: from %(low)s to %(high)s, in steps of %(step)s.") % {
+                "low": money(limits.min_to), "high": money(limits.max_to), "step": money(table.chip)}
+    return refused.reason
 
 
 def _remaining_ms(hand: Hand) -> int:

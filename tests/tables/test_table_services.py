@@ -270,3 +270,33 @@ def test_house_bots_never_play_among_themselves(players):
         hand.refresh_from_db()
     services.seat_sit_out(table_id=table.id, user=alice)
     assert services.hand_deal(table_id=table.id) is None, "the only person sits out: the bots wait"
+
+
+def test_a_refusal_speaks_the_players_language_with_amounts_as_money(players):
+    from django.utils import translation
+
+    table = table_create(small_blind=50, big_blind=100)
+    alice, bob = players[:2]
+    sit(table, alice, 1, buy_in=10_000)
+    sit(table, bob, 2, buy_in=10_000)
+    services.hand_deal(table_id=table.id)
+    first = to_act_user(table, players)
+    with translation.override("it"), pytest.raises(services.TableError) as refused:
+        act(table, first, "raise", 150)
+    assert refused.value.code == "below_min"
+    assert refused.value.message == "L'importo minimo consentito è 2,00 chip."
+    with translation.override("en"), pytest.raises(services.TableError) as refused:
+        act(table, first, "raise", 150)
+    assert refused.value.message == "The smallest amount allowed is 2.00 chips."
+
+
+def test_the_connections_language_comes_from_the_language_cookie_then_the_browser():
+    from tables.consumers import language_of
+
+    def scope(**headers):
+        return {"headers": [(k.encode(), v.encode()) for k, v in headers.items()]}
+
+    assert language_of(scope(cookie="django_language=it; sessionid=x", **{"accept-language": "en"})) == "it"
+    assert language_of(scope(**{"accept-language": "it-IT,it;q=0.9,en;q=0.8"})) == "it"
+    assert language_of(scope(**{"accept-language": "de-DE"})) == "en"
+    assert language_of(scope(cookie="bad cookie ;;; =")) == "en"
