@@ -283,7 +283,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  pokerkit+phevaluator / bare:       {times['bare'] / times['fast']:8.1f} x")
         if fairness is not None:
             share = times["fairness"] / times["ours"]
-            print(f"  of our time, the deck commitment and openings: {share:.0%}")
+            engine_only = times["ours"] - times["fairness"]
+            print(f"  of our time, the deck commitment and openings: {share:.0%} "
+                  f"(the engine alone: {times['bare'] / engine_only:.1f} x)")
         print(f"  settlements identical except {differ} split pot(s) pokerkit divides its own way; "
               f"{refused} hand(s) pokerkit refused or crashed on, {lost} where pokerkit lost chips; rake {run['rake']}")
     return 0

@@ -373,6 +373,45 @@ class Hand:
         shown = [p for seat in self._order if seat in self._shown_cards for p in self._hole_pos[seat]]
         return sorted(self._board_pos + shown)
 
+    def view(self, *, seat: int | None = None) -> dict[str, Any]:
+        """The hand as ``seat`` may see it (``None``: a spectator): the hand's part of PROTOCOL.md's
+        ``state``. Cards only for the viewer's own seat and for hands shown; ``legal`` only for the
+        player to act."""
+        stacks, bets = self.stacks, self.bets
+        over = self.settlement is not None
+        seats = []
+        for s in self._order:
+            if s in self._folded:
+                status = "folded"
+            elif not over and stacks[s] == 0:
+                status = "all_in"
+            else:
+                status = "active"
+            visible = s == seat or s in self._shown_cards
+            seats.append(
+                {"seat": s, "stack": stacks[s], "bet": bets[s], "status": status,
+                 "cards": self.hole_cards(s) if visible else None}
+            )
+        if self.settlement is not None:
+            pots = [
+                {"amount": p.amount, "rake": p.rake, "net": p.net, "eligible": list(p.eligible)}
+                for p in self.settlement.pots
+            ]
+        else:
+            pots = [{"amount": p.amount, "rake": 0, "net": p.amount, "eligible": list(p.eligible)} for p in self.pots()]
+        to_act = self.to_act
+        return {
+            "street": self.street,
+            "phase": self.phase.value,
+            "action_no": self.action_no,
+            "button": self.config.button,
+            "board": self.board,
+            "seats": seats,
+            "pots": pots,
+            "to_act": to_act,
+            "legal": self.legal_actions() if seat is not None and seat == to_act else None,
+        }
+
     @property
     def winner_may_show(self) -> int | None:
         """The uncontested winner, while they may still choose to show (default: muck)."""

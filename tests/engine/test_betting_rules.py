@@ -260,3 +260,19 @@ def test_omaha_deals_four_cards_one_at_a_time():
     hand = new_hand(stacks={0: 100, 1: 100, 2: 100}, button=2, variant="omaha", structure="pl")
     assert hand.deck_map.hole == {0: (0, 3, 6, 9), 1: (1, 4, 7, 10), 2: (2, 5, 8, 11)}
     assert all(len(hand.hole_cards(seat)) == 4 for seat in (0, 1, 2))
+
+
+def test_view_shows_a_player_their_own_cards_and_legal_actions_only():
+    hand = new_hand(stacks={0: 100, 1: 100, 2: 100}, button=2, holes={0: "AsAd", 1: "KsKd", 2: "QsQd"})
+    mine = hand.view(seat=2)
+    spectator = hand.view(seat=None)
+    assert [s["cards"] for s in mine["seats"]] == [None, None, ["Qs", "Qd"]]
+    assert [s["cards"] for s in spectator["seats"]] == [None, None, None]
+    assert mine["legal"] == hand.legal_actions() and spectator["legal"] is None
+    assert hand.view(seat=0)["legal"] is None  # not seat 0's turn
+    assert [s["bet"] for s in mine["seats"]] == [1, 2, 0]
+    play(hand, (2, "raise", 6), (0, "call"), (1, "fold"))
+    view = hand.view(seat=None)
+    assert view["street"] == "flop" and len(view["board"]) == 3
+    assert view["pots"] == [{"amount": 14, "rake": 0, "net": 14, "eligible": [0, 2]}]
+    assert [s["status"] for s in view["seats"]] == ["active", "folded", "active"]
