@@ -26,6 +26,8 @@ from pokerroom.embedded import EmbeddedPostgres, EmbeddedRedis, stop_child, wait
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 PY = sys.executable
+# Where `run` keeps the embedded servers' data (a test points it at a temporary folder).
+RUN_DIR = Path(os.environ.get("ROOM_RUN_DIR", BASE_DIR / "var" / "run"))
 
 
 class Stop(Exception):
@@ -77,20 +79,20 @@ def run(host: str, port: int) -> int:
     signal.signal(signal.SIGTERM, _raise_stop)
     signal.signal(signal.SIGINT, _raise_stop)
     started_at = time.monotonic()
-    services = Services(BASE_DIR / "var" / "run", for_tests=False)
+    services = Services(RUN_DIR, for_tests=False)
     children: list[tuple[str, subprocess.Popen]] = []
     code = 0
     try:
         env = services.start(dict(os.environ))
         _manage(env, "migrate", "--noinput", "-v", "0")
         _manage(env, "seed_demo")
-        (BASE_DIR / "var" / "run").mkdir(parents=True, exist_ok=True)
+        RUN_DIR.mkdir(parents=True, exist_ok=True)
         commands = [
             ("daphne", [PY, "-m", "daphne", "-b", host, "-p", str(port), "pokerroom.asgi:application"]),
             ("worker", [PY, "-m", "celery", "-A", "pokerroom", "worker", "-l", "info", "--concurrency", "2",
                         "-n", f"worker-{os.getpid()}@%h"]),
             ("beat", [PY, "-m", "celery", "-A", "pokerroom", "beat", "-l", "info",
-                      "-s", str(BASE_DIR / "var" / "run" / "celerybeat-schedule")]),
+                      "-s", str(RUN_DIR / "celerybeat-schedule")]),
         ]
         for name, command in commands:
             children.append((name, subprocess.Popen(command, cwd=BASE_DIR, env=env, start_new_session=True)))
