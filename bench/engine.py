@@ -159,12 +159,24 @@ def _pokerkit_state(starting: list[int], hand_type: type) -> State:
     preflop = Street(False, (False, False), 0, False, Opening.POSITION, BB, None)
     streets = (preflop, *(Street(True, (), n, False, Opening.POSITION, BB, None) for n in (3, 1, 1)))
     return State(
-        _BARE_AUTOMATIONS, Deck.STANDARD, (hand_type,), streets, BettingStructure.NO_LIMIT, True,
-        0, (SB, BB), 0, starting, PLAYERS, mode=Mode.CASH_GAME,
+        _BARE_AUTOMATIONS,
+        Deck.STANDARD,
+        (hand_type,),
+        streets,
+        BettingStructure.NO_LIMIT,
+        True,
+        0,
+        (SB, BB),
+        0,
+        starting,
+        PLAYERS,
+        mode=Mode.CASH_GAME,
     )
 
 
-def play_pokerkit(deck: list[str], starting: list[int], log: list[Action], hand_type: type) -> list[int] | None:
+def play_pokerkit(
+    deck: list[str], starting: list[int], log: list[Action], hand_type: type
+) -> list[int] | None:
     """The same cards and actions through pokerkit alone; ``None`` if pokerkit refuses an action."""
     state = _pokerkit_state(starting, hand_type)
     cards = iter(deck)
@@ -177,7 +189,10 @@ def play_pokerkit(deck: list[str], starting: list[int], log: list[Action], hand_
                     state.fold()
                 elif action.kind in ("check", "call"):
                     state.check_or_call()
-                elif action.kind == "all_in" and state.checking_or_calling_amount == state.stacks[state.actor_index]:
+                elif (
+                    action.kind == "all_in"
+                    and state.checking_or_calling_amount == state.stacks[state.actor_index]
+                ):
                     state.check_or_call()
                 else:
                     amount = action.amount
@@ -225,7 +240,10 @@ def run_rounds(deals: list, seed: int, choose: Callable, rounds: int) -> dict:
             assert sum(result[1].values()) + result[2] == sum(starting)
         for name, hand_type, out in (("bare", StandardHighHand, bare), ("fast", FastStandardHighHand, fast)):
             t0 = clock()
-            outcome = [play_pokerkit(deck, starting, log, hand_type) for (deck, starting), log in zip(deals, logs, strict=True)]
+            outcome = [
+                play_pokerkit(deck, starting, log, hand_type)
+                for (deck, starting), log in zip(deals, logs, strict=True)
+            ]
             best[name] = min(best[name], clock() - t0)
             out[:] = outcome
     best["fairness"] = fairness_time
@@ -266,7 +284,9 @@ def main(argv: list[str] | None = None) -> int:
     warnings.simplefilter("ignore")  # pokerkit warns about folds when a check is free
     deals = make_deals(args.hands, args.seed)
     names = list(POLICIES) if args.policy == "all" else [args.policy]
-    print(f"{args.hands} hands of 6-max No-Limit Hold'em at 1/2 per policy, the same deals and actions for all;")
+    print(
+        f"{args.hands} hands of 6-max No-Limit Hold'em at 1/2 per policy, the same deals and actions for all;"
+    )
     print(f"hands/s in CPU time, best of {args.rounds} rounds per engine")
     extra = " + deck commitment and openings" if fairness is not None else ""
     for name in names:
@@ -284,10 +304,14 @@ def main(argv: list[str] | None = None) -> int:
         if fairness is not None:
             share = times["fairness"] / times["ours"]
             engine_only = times["ours"] - times["fairness"]
-            print(f"  of our time, the deck commitment and openings: {share:.0%} "
-                  f"(the engine alone: {times['bare'] / engine_only:.1f} x)")
-        print(f"  settlements identical except {differ} split pot(s) pokerkit divides its own way; "
-              f"{refused} hand(s) pokerkit refused or crashed on, {lost} where pokerkit lost chips; rake {run['rake']}")
+            print(
+                f"  of our time, the deck commitment and openings: {share:.0%} "
+                f"(the engine alone: {times['bare'] / engine_only:.1f} x)"
+            )
+        print(
+            f"  settlements identical except {differ} split pot(s) pokerkit divides its own way; "
+            f"{refused} hand(s) pokerkit refused or crashed on, {lost} where pokerkit lost chips; rake {run['rake']}"
+        )
     return 0
 
 

@@ -18,7 +18,14 @@ Public API (see the modules for details)::
 commitment) live beside this package's hand engine.
 """
 
-from tables.engine.config import ConfigError, HandConfig, PostKind, Structure, Variant, fixed_limit_small_blind
+from tables.engine.config import (
+    ConfigError,
+    HandConfig,
+    PostKind,
+    Structure,
+    Variant,
+    fixed_limit_small_blind,
+)
 from tables.engine.hand import (
     Action,
     DeckMap,

@@ -39,7 +39,7 @@ def card_text(card: int) -> str:
 
 
 def parse_cards(text: str) -> list[int]:
-    """"AsKd" -> two cards (PHH writes hands without separators)."""
+    """ "AsKd" -> two cards (PHH writes hands without separators)."""
     if len(text) % 2:
         raise ValueError(f"not a list of cards: {text!r}")
     return [card_id(text[i : i + 2]) for i in range(0, len(text), 2)]

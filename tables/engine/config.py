@@ -206,7 +206,9 @@ class HandConfig:
             integer(self.big_bet, "big_bet", minimum=1)
         if len(self.deck) != 52 or set(self.deck) != _FULL_DECK_SET:
             bad = [text for text in self.deck if text not in _FULL_DECK_SET]
-            raise ConfigError(f"the deck must be the 52 cards once each{f' (not a card: {bad[0]!r})' if bad else ''}")
+            raise ConfigError(
+                f"the deck must be the 52 cards once each{f' (not a card: {bad[0]!r})' if bad else ''}"
+            )
         seen: set[tuple[int, PostKind]] = set()
         for seat, kind in self.posts:
             if seat not in self.stacks:

@@ -389,8 +389,13 @@ class Hand:
                 status = "active"
             visible = s == seat or s in self._shown_cards
             seats.append(
-                {"seat": s, "stack": stacks[s], "bet": bets[s], "status": status,
-                 "cards": self.hole_cards(s) if visible else None}
+                {
+                    "seat": s,
+                    "stack": stacks[s],
+                    "bet": bets[s],
+                    "status": status,
+                    "cards": self.hole_cards(s) if visible else None,
+                }
             )
         if self.settlement is not None:
             pots = [
@@ -398,7 +403,10 @@ class Hand:
                 for p in self.settlement.pots
             ]
         else:
-            pots = [{"amount": p.amount, "rake": 0, "net": p.amount, "eligible": list(p.eligible)} for p in self.pots()]
+            pots = [
+                {"amount": p.amount, "rake": 0, "net": p.amount, "eligible": list(p.eligible)}
+                for p in self.pots()
+            ]
         to_act = self.to_act
         return {
             "street": self.street,
@@ -594,7 +602,9 @@ class Hand:
                 max_to = total
         if max_to > total:
             max_to = total
-        return Limits(self._order[index], to_call, bet + to_call, total, can_raise, min_to, max_to, top > 0, top, index)
+        return Limits(
+            self._order[index], to_call, bet + to_call, total, can_raise, min_to, max_to, top > 0, top, index
+        )
 
     def _execute(self, action: Action, plan: tuple[str, int, Limits | None]) -> None:
         operation, amount, limits = plan
@@ -710,7 +720,9 @@ class Hand:
         _feed_pokerkit(pk, holes, burn, cards)
         street = {5: 3, 4: 2, 3: 1, 0: 0}[len(self._board)]
         if cards:
-            self._emit("street", street=STREET_NAMES[street], cards=[card_text(x) for x in cards], board=self.board)
+            self._emit(
+                "street", street=STREET_NAMES[street], cards=[card_text(x) for x in cards], board=self.board
+            )
         self._begin_street(street)
 
     def _begin_street(self, index: int) -> None:
@@ -737,7 +749,9 @@ class Hand:
                 self._board_pos.append(position)
                 cards.append(card)
             street = {5: 3, 4: 2, 3: 1}[len(self._board)]
-            self._emit("street", street=STREET_NAMES[street], cards=[card_text(x) for x in cards], board=self.board)
+            self._emit(
+                "street", street=STREET_NAMES[street], cards=[card_text(x) for x in cards], board=self.board
+            )
 
     def _strength(self, seat: int) -> Strength:
         """The hand's value on the full board (asked only at the showdown; computed once)."""
@@ -792,7 +806,9 @@ class Hand:
         if self._showdown_pots is None:
             matched, _ = return_uncalled(self.contributions(), self._folded)
             dead = sum(self._dead.values())
-            self._showdown_pots = build_pots(order=self._order, contributions=matched, folded=self._folded, dead=dead)
+            self._showdown_pots = build_pots(
+                order=self._order, contributions=matched, folded=self._folded, dead=dead
+            )
         for pot in self._showdown_pots:
             if seat not in pot.eligible:
                 continue
@@ -917,7 +933,9 @@ def _pk_raise_to(state: State, index: int, amount: int) -> None:
     state._update_betting(None)
 
 
-def _feed_pokerkit(state: State, holes: Mapping[int, Sequence[int]], burn: int | None, board: Sequence[int]) -> None:
+def _feed_pokerkit(
+    state: State, holes: Mapping[int, Sequence[int]], burn: int | None, board: Sequence[int]
+) -> None:
     """Give pokerkit the cards of one dealing stage, exactly as its ``deal_hole``, ``burn_card`` and
     ``deal_board`` would record them (but for its ``operations`` list), then let it move on.
 

@@ -92,7 +92,9 @@ def _load(data: Mapping[str, Any], *, rake: RakeSchedule | None, chip: int) -> R
         # A single blind on the first seat: the big blind, with the small blind dead.
         posts.append((0, PostKind.BIG_BLIND))
         big_blind = blinds[0]
-        small_blind = data.get("small_bet", big_blind) // 2 if structure is Structure.FIXED_LIMIT else big_blind // 2
+        small_blind = (
+            data.get("small_bet", big_blind) // 2 if structure is Structure.FIXED_LIMIT else big_blind // 2
+        )
     else:
         if blinds[0]:
             posts.append((0, PostKind.SMALL_BLIND))
@@ -236,7 +238,9 @@ def replay_file(path: str | Path, *, rake: RakeSchedule | str | None = None) -> 
     return {"file": name, "finishing_stacks": stacks, "rake": settlement.rake}
 
 
-def replay_files(paths: Iterable[str | Path], *, rake: RakeSchedule | str | None = None) -> tuple[list[dict], bool]:
+def replay_files(
+    paths: Iterable[str | Path], *, rake: RakeSchedule | str | None = None
+) -> tuple[list[dict], bool]:
     """Replay many files; returns (one result per file, whether all of them replayed)."""
     results = [replay_file(path, rake=rake) for path in paths]
     return results, all("error" not in result for result in results)
@@ -267,8 +271,12 @@ def export_phh(hand: Hand, *, players: Sequence[str] | None = None) -> str:
     if config.bomb_pot:
         antes = [a + config.bomb_pot for a in antes]
     blinds, antes = _reorder_heads_up(blinds, n), _reorder_heads_up(antes, n)
-    lines = [f"variant = {code!r}", "ante_trimming_status = false", f"antes = {antes}",
-             f"blinds_or_straddles = {blinds}"]
+    lines = [
+        f"variant = {code!r}",
+        "ante_trimming_status = false",
+        f"antes = {antes}",
+        f"blinds_or_straddles = {blinds}",
+    ]
     if config.structure is Structure.FIXED_LIMIT:
         lines += [f"small_bet = {config.small_bet}", f"big_bet = {config.big_bet}"]
     else:

@@ -86,9 +86,7 @@ class _FastHand(Hand):
         ids = self._ids
         if len(ids) > 5:
             ids = next(
-                combo
-                for combo in combinations(ids, 5)
-                if self._value_of_five(list(combo)) == self._value
+                combo for combo in combinations(ids, 5) if self._value_of_five(list(combo)) == self._value
             )
         return tuple(_CARD_OF_ID[i] for i in ids)
 
@@ -100,7 +98,9 @@ class FastStandardHighHand(_FastHand):
     def from_game(cls, hole_cards: Any, board_cards: Any = ()) -> Hand:
         ids = _ids(hole_cards) + _ids(board_cards)
         if not 5 <= len(ids) <= 7:
-            raise ValueError("No valid FastStandardHighHand hand can be formed from the hole and board cards.")
+            raise ValueError(
+                "No valid FastStandardHighHand hand can be formed from the hole and board cards."
+            )
         return cls._new(high_strength(ids), tuple(ids))
 
 

@@ -220,7 +220,9 @@ def settle(
             if low:
                 low_half = net // chip // 2 * chip
                 winners = split_evenly(amount=net - low_half, winners=high, order=order, chip=chip)
-                for seat, amount in split_evenly(amount=low_half, winners=low, order=order, chip=chip).items():
+                for seat, amount in split_evenly(
+                    amount=low_half, winners=low, order=order, chip=chip
+                ).items():
                     winners[seat] = winners.get(seat, 0) + amount
             else:
                 winners = split_evenly(amount=net, winners=high, order=order, chip=chip)

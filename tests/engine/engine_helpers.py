@@ -18,7 +18,9 @@ def shared_dir() -> Path:
     return (Path(__file__).resolve().parents[2] / ".." / "shared").resolve()
 
 
-def stacked_deck(*, order: Sequence[int], holes: Mapping[int, str], board: str = "", hole_count: int = 2) -> tuple[str, ...]:
+def stacked_deck(
+    *, order: Sequence[int], holes: Mapping[int, str], board: str = "", hole_count: int = 2
+) -> tuple[str, ...]:
     """A deck that deals ``holes`` (seat -> "AsKd") and ``board`` ("2c3c4c5c6c") in the room's order:
     one card at a time from ``order[0]`` (first seat after the button), a burn before each street."""
     n = len(order)

@@ -217,7 +217,14 @@ def test_illegal_actions_are_refused_and_change_nothing(action, message):
         hand.act(action)
     with pytest.raises(IllegalAction):
         apply(hand, action)
-    assert (hand.to_act, hand.legal_actions(), hand.stacks, hand.bets, len(hand.events), hand.action_no) == snapshot
+    assert (
+        hand.to_act,
+        hand.legal_actions(),
+        hand.stacks,
+        hand.bets,
+        len(hand.events),
+        hand.action_no,
+    ) == snapshot
 
 
 def test_amounts_must_be_multiples_of_the_smallest_chip():

@@ -21,8 +21,12 @@ def test_openings_verify_and_match_the_hand(seed):
     variant = rng.choice(["holdem", "omaha", "omaha_hilo"])
     structure = "pl" if variant != "holdem" else rng.choice(["nl", "pl", "fl"])
     config = make_config(
-        stacks={seat: rng.randint(5, 300) for seat in range(players)}, button=rng.randrange(players),
-        seat_count=players, variant=variant, structure=structure, auto_muck={0: False},
+        stacks={seat: rng.randint(5, 300) for seat in range(players)},
+        button=rng.randrange(players),
+        seat_count=players,
+        variant=variant,
+        structure=structure,
+        auto_muck={0: False},
     )
     deck = list(config.deck)
     rng.shuffle(deck)
@@ -38,8 +42,12 @@ def test_openings_verify_and_match_the_hand(seed):
     assert [deck[p] for p in deck_map.board] == hand.board
     for viewer in [None, *hand.order]:
         openings = fairness.openings_for_viewer(
-            secret=secret, hole_positions=deck_map.hole, board_positions=deck_map.board,
-            shown_seats=list(shown), viewer_seat=viewer, burn_positions=deck_map.burn,
+            secret=secret,
+            hole_positions=deck_map.hole,
+            board_positions=deck_map.board,
+            shown_seats=list(shown),
+            viewer_seat=viewer,
+            burn_positions=deck_map.burn,
         )
         opened = {o.position: o.card for o in openings}
         assert all(fairness.verify_opening(root_hex=secret.root_hex, opening=o.to_json()) for o in openings)
@@ -51,7 +59,9 @@ def test_openings_verify_and_match_the_hand(seed):
             if s in shown or s == viewer:
                 assert [opened[p] for p in deck_map.hole[s]] == hand.hole_cards(s)
         assert not set(deck_map.burn) & set(opened)
-    assert hand.public_positions() == sorted(set(deck_map.board) | {p for s in shown for p in deck_map.hole[s]})
+    assert hand.public_positions() == sorted(
+        set(deck_map.board) | {p for s in shown for p in deck_map.hole[s]}
+    )
     for seat in hand.order:
         cards = hand.view(seat=None)["seats"][hand.order.index(seat)]["cards"]
         assert cards == (hand.hole_cards(seat) if seat in shown else None)

@@ -34,6 +34,7 @@ def test_export_then_replay_gives_the_same_settlement(seed):
     assert [again.settlement.finishing_stacks[i] for i in range(players)] == [
         hand.settlement.finishing_stacks[seat] for seat in hand.order
     ]
+
     def moves(h):
         return [(h.order.index(e.data["seat"]), e.data["amount"]) for e in h.events if e.kind == "acted"]
 

@@ -88,8 +88,19 @@ def _public_state(config):
     return probe._make_pokerkit_state()
 
 
-FIELDS = ("stacks", "bets", "payoffs", "statuses", "hole_cards", "board_cards", "burn_cards", "street_index",
-          "actor_indices", "all_in_status", "status")
+FIELDS = (
+    "stacks",
+    "bets",
+    "payoffs",
+    "statuses",
+    "hole_cards",
+    "board_cards",
+    "burn_cards",
+    "street_index",
+    "actor_indices",
+    "all_in_status",
+    "status",
+)
 
 
 def _observable(state):
@@ -104,7 +115,9 @@ def test_engine_leaves_pokerkit_as_its_public_methods_would(seed):
     stacks = {seat: rng.randint(3, 300) for seat in range(players)}
     structure = rng.choice(["nl", "pl", "fl"])
     variant = rng.choice(["holdem", "omaha"]) if structure == "pl" else "holdem"
-    config = make_config(stacks=stacks, button=players - 1, seat_count=players, structure=structure, variant=variant)
+    config = make_config(
+        stacks=stacks, button=players - 1, seat_count=players, structure=structure, variant=variant
+    )
     deck = list(config.deck)
     hand = start_hand(config=config)
     reference = _public_state(config)
@@ -133,7 +146,9 @@ def test_engine_leaves_pokerkit_as_its_public_methods_would(seed):
         seat = hand.to_act
         hand.act(Action(seat, kind, amount))
         if kind == "fold":
-            reference.fold() if reference.bets[reference.actor_index] < max(reference.bets) else _quiet_fold(reference)
+            reference.fold() if reference.bets[reference.actor_index] < max(reference.bets) else _quiet_fold(
+                reference
+            )
         elif kind in ("check", "call") or (kind == "all_in" and entry["min"] <= max(reference.bets)):
             reference.check_or_call()
         else:
@@ -159,12 +174,29 @@ def test_card_objects_match_pokerkit_parsing():
 
 
 def _pokerkit_hand(deck, stacks, hand_type, rng):
-    automations = tuple(a for a in Automation if a not in (Automation.HOLE_DEALING, Automation.BOARD_DEALING,
-                                                             Automation.CARD_BURNING))
-    streets = (Street(False, (False, False), 0, False, Opening.POSITION, 2, None),
-               *(Street(True, (), n, False, Opening.POSITION, 2, None) for n in (3, 1, 1)))
-    state = State(automations, Deck.STANDARD, (hand_type,), streets, BettingStructure.NO_LIMIT, True, 0, (1, 2), 0,
-                  stacks, len(stacks), mode=Mode.CASH_GAME)
+    automations = tuple(
+        a
+        for a in Automation
+        if a not in (Automation.HOLE_DEALING, Automation.BOARD_DEALING, Automation.CARD_BURNING)
+    )
+    streets = (
+        Street(False, (False, False), 0, False, Opening.POSITION, 2, None),
+        *(Street(True, (), n, False, Opening.POSITION, 2, None) for n in (3, 1, 1)),
+    )
+    state = State(
+        automations,
+        Deck.STANDARD,
+        (hand_type,),
+        streets,
+        BettingStructure.NO_LIMIT,
+        True,
+        0,
+        (1, 2),
+        0,
+        stacks,
+        len(stacks),
+        mode=Mode.CASH_GAME,
+    )
     cards = iter(deck)
     while state.status:
         if state.actor_index is not None:

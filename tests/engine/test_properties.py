@@ -18,7 +18,14 @@ from tables.engine import (
 )
 from tables.engine.cards import FULL_DECK
 
-GAMES = [("holdem", "nl"), ("holdem", "pl"), ("holdem", "fl"), ("omaha", "pl"), ("omaha_hilo", "pl"), ("omaha_hilo", "fl")]
+GAMES = [
+    ("holdem", "nl"),
+    ("holdem", "pl"),
+    ("holdem", "fl"),
+    ("omaha", "pl"),
+    ("omaha_hilo", "pl"),
+    ("omaha_hilo", "fl"),
+]
 
 
 @st.composite

@@ -57,7 +57,13 @@ def test_split_evenly_odd_chips_one_each_in_order_and_in_chip_units():
 
 def _hilo(stacks, holes, board, **kwargs):
     hand = new_hand(
-        stacks=stacks, button=max(stacks), holes=holes, board=board, variant="omaha_hilo", structure="pl", **kwargs
+        stacks=stacks,
+        button=max(stacks),
+        holes=holes,
+        board=board,
+        variant="omaha_hilo",
+        structure="pl",
+        **kwargs,
     )
     while not hand.is_over:
         legal = {entry["action"] for entry in hand.legal_actions()}
@@ -110,8 +116,12 @@ def test_spec_rake_example_button_raises_blinds_fold_pot_3_no_rake():
 
 def test_spec_rake_example_heads_up_all_in_capped_winner_gets_399():
     hand = new_hand(
-        stacks={0: 20000, 1: 20000}, button=1, blinds=(100, 200), rake=room_schedule(1),
-        holes={0: "AsAd", 1: "8h6d"}, board=DRY_BOARD,
+        stacks={0: 20000, 1: 20000},
+        button=1,
+        blinds=(100, 200),
+        rake=room_schedule(1),
+        holes={0: "AsAd", 1: "8h6d"},
+        board=DRY_BOARD,
     )
     play(hand, (1, "all_in"), (0, "call"))
     s = hand.settlement
@@ -134,8 +144,12 @@ def test_no_flop_no_drop_but_a_preflop_all_in_run_out_is_raked():
 def test_rake_cap_spread_over_several_pots_in_proportion_leftover_to_the_main_pot():
     # BB 20 cents, 3 players: cap 2.00. Pots 3000 and 2666: uncapped 314 -> 200.
     hand = new_hand(
-        stacks={0: 1000, 1: 2333, 2: 4000}, button=2, blinds=(10, 20), rake=room_schedule(1),
-        holes={0: "AsAd", 1: "KsKd", 2: "QsQd"}, board=DRY_BOARD,
+        stacks={0: 1000, 1: 2333, 2: 4000},
+        button=2,
+        blinds=(10, 20),
+        rake=room_schedule(1),
+        holes={0: "AsAd", 1: "KsKd", 2: "QsQd"},
+        board=DRY_BOARD,
     )
     play(hand, (2, "all_in"), (0, "all_in"), (1, "all_in"))
     s = hand.settlement
@@ -181,7 +195,11 @@ def test_room_schedule_for_005_chip_tables():
 
 def test_a_hand_at_a_005_table_splits_in_steps_of_005():
     hand = new_hand(
-        stacks={0: 1000, 1: 1000, 2: 1000}, button=2, blinds=(5, 10), chip=5, rake=room_schedule(5),
+        stacks={0: 1000, 1: 1000, 2: 1000},
+        button=2,
+        blinds=(5, 10),
+        chip=5,
+        rake=room_schedule(5),
         board="AsKsQsJsTs",
     )
     play(hand, (2, "call"), (0, "fold"), (1, "check"))
@@ -217,7 +235,9 @@ def test_showdown_last_river_aggressor_shows_first_and_losers_auto_muck():
     # Seat 1 bet: it shows first; seat 2 cannot beat kings and mucks; seat 0 shows the winner.
     assert kinds == [("showdown", 1), ("mucked", 2), ("showdown", 0)]
     assert hand.shown_cards() == {0: ["Ah", "Ad"], 1: ["Kh", "Kd"]}
-    assert all("QhQd" not in str(e.data) and "Qh" not in e.data.get("cards", []) for e in hand.events if e.to is None)
+    assert all(
+        "QhQd" not in str(e.data) and "Qh" not in e.data.get("cards", []) for e in hand.events if e.to is None
+    )
 
 
 def test_showdown_checked_river_first_active_after_the_button_shows_first():
