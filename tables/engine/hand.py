@@ -654,9 +654,21 @@ class Hand:
         stack = pk.stacks[index]
         if operation == "raise" and stack == 0:
             kind = "all_in"
-        self._emit("acted", seat=seat, action=kind, amount=amount if operation != "fold" else 0, stack=stack)
-        st.level_at_action[index] = max(top, amount)
-        st.count_at_action[index] = st.fl_count
+        self.events.append(
+            Event(
+                "acted",
+                {
+                    "seat": seat,
+                    "action": kind,
+                    "amount": amount if operation != "fold" else 0,
+                    "stack": stack,
+                },
+            )
+        )
+        if self._fixed_limit:
+            st.count_at_action[index] = st.fl_count
+        else:
+            st.level_at_action[index] = top if top > amount else amount
         self._advance()
 
     # --- flow ------------------------------------------------------------------------------------

@@ -293,7 +293,7 @@ def export_phh(hand: Hand, *, players: Sequence[str] | None = None) -> str:
             p = f"p{order.index(data['seat']) + 1}"
             verb = {"fold": "f", "check": "cc", "call": "cc"}.get(data["action"])
             if verb is None:
-                verb = f"cbr {data['amount']}" if data["amount"] > hand_bet_before(hand, event) else "cc"
+                verb = f"cbr {data['amount']}" if data["amount"] > _bet_before(hand, event) else "cc"
             actions.append(f"{p} {verb}")
         elif event.kind == "showdown":
             actions.append(f"p{order.index(data['seat']) + 1} sm {''.join(data['cards'])}")
@@ -305,7 +305,7 @@ def export_phh(hand: Hand, *, players: Sequence[str] | None = None) -> str:
     return "\n".join(lines) + "\n"
 
 
-def hand_bet_before(hand: Hand, event: Any) -> int:
+def _bet_before(hand: Hand, event: Any) -> int:
     """The highest bet on the street just before ``event`` (to tell an all-in call from a raise)."""
     top = 0
     for earlier in hand.events:
