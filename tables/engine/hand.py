@@ -259,10 +259,6 @@ class Hand:
             structure=c.structure.value,
         )
         pk = self._pk
-        posted_dead = {seat: 0 for seat in self._order}
-        for seat, kind in c.posts:
-            if kind is PostKind.DEAD_SMALL_BLIND:
-                posted_dead[seat] += c.small_blind
         for seat in self._order:
             i = self._index[seat]
             contributed = c.stacks[seat] - pk.stacks[i]
