@@ -1,0 +1,317 @@
+"""Load: N bot players on real WebSockets against the room started as in production, and the bare stack's
+ceiling measured the same way in the same run.
+
+    python bench/load.py                                  # 900 players on 150 six-max tables, saturated
+    python bench/load.py --players 60 --tables 10 --seconds 30
+    python bench/load.py --think 2                         # each bot thinks 0.5x-1.5x 2 s before acting
+    python bench/load.py --daphnes 2 --workers 2           # scale-out: a table's players on both daphnes
+    python bench/load.py --profile 20                      # py-spy on daphne for 20 s of the window
+
+The room: PostgreSQL and Redis (embedded under var/bench/, or DATABASE_URL / REDIS_URL), `manage.py
+migrate`, daphne (`pokerroom.asgi:application`) and a Celery worker with beat (`-B`, prefork, concurrency
+2, as the supervisor starts it). Users, their play chips, their sessions and the tables are created through
+the ORM and the cashier's services first; each bot then connects with its session cookie and an Origin,
+joins its seat with `join` and plays from `legal` with `tables.bots.bot_choose`.
+
+Phases, one after the other, each with a warm-up and then a measured window of `--seconds`:
+1. bare (skip with `--no-bare`): the same number of bots, six to a table, on `bench/bare.py`'s consumer
+   (one locked transaction + one group send per action);
+2. room: the bots on the room.
+Reported per phase: actions/s (acts whose broadcast came back to the actor), latency act -> the `acted`
+event for it (or the next `state` with a higher action_no) p50/p95/p99, errors by code, seq gaps (and
+how many of them arrived later, out of order), tables with no action in the last 10 s (+ think), and the
+CPU each process used (% of one core: daphne, worker, postgres, redis, the bots' own process). At the end:
+`manage.py ledger_check`. A JSON copy of the figures goes to var/bench/.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from harness import (  # noqa: E402
+    BASE_DIR,
+    Bot,
+    Room,
+    Stats,
+    latency_summary,
+    ledger_check_run,
+    log,
+    players_create,
+    tables_create,
+    tables_stalled,
+)
+
+
+class BareBot:
+    """A bot of the bare phase: acts (after the think time) whenever the table's counter names its seat."""
+
+    def __init__(self, *, url: str, seat: int, stats: Stats, think: float, rng: random.Random) -> None:
+        self.url, self.seat, self.stats, self.think, self.rng = url, seat, stats, think, rng
+        self.ws = None
+        self.pending: float | None = None
+        self.table_key = url
+
+    async def connect(self) -> None:
+        import websockets
+
+        self.ws = await websockets.connect(self.url, open_timeout=60, max_queue=None, ping_interval=None)
+        self.stats.connects += 1
+
+    async def run(self, stop: asyncio.Event) -> None:
+        await self.ws.send(json.dumps({"type": "sync"}))
+        try:
+            while not stop.is_set():
+                try:
+                    raw = await asyncio.wait_for(self.ws.recv(), timeout=1.0)
+                except TimeoutError:
+                    continue
+                message = json.loads(raw)
+                now = time.monotonic()
+                self.stats.frames += 1
+                if message["type"] == "error":
+                    if self.stats.measuring:
+                        self.stats.errors[message["code"]] += 1
+                    self.pending = None
+                    continue
+                if message["type"] == "event":
+                    self.stats.last_action_at[self.table_key] = now
+                    if message["seat"] == self.seat and self.pending is not None:
+                        if self.stats.measuring:
+                            self.stats.latencies.append(now - self.pending)
+                            self.stats.acts_confirmed += 1
+                        self.pending = None
+                if message["to_act"] == self.seat:
+                    if self.think:
+                        await asyncio.sleep(self.think * (0.5 + self.rng.random()))
+                    self.pending = time.monotonic()
+                    if self.stats.measuring:
+                        self.stats.acts_sent += 1
+                    await self.ws.send(json.dumps({"type": "act", "action_no": message["action_no"]}))
+        except Exception:  # noqa: BLE001 - closed under us at the end
+            pass
+        finally:
+            await self.ws.close()
+
+
+async def gather_bounded(coros, limit: int = 64) -> list:
+    gate = asyncio.Semaphore(limit)
+
+    async def one(coro):
+        async with gate:
+            return await coro
+
+    return await asyncio.gather(*(one(c) for c in coros), return_exceptions=True)
+
+
+async def measure(room: Room, stats: Stats, *, warmup: float, seconds: float, profile: int) -> dict:
+    await asyncio.sleep(warmup)
+    cpu0, t0 = room.cpu_snapshot(), time.monotonic()
+    stats.measuring = True
+    spy = None
+    if profile and room.daphnes:
+        out = room.folder / f"profile-daphne-{int(time.time())}.txt"
+        spy = subprocess.Popen(
+            [str(Path(sys.executable).parent / "py-spy"), "record", "-p", str(room.daphnes[0].pid), "-d",
+             str(min(profile, int(seconds))), "-f", "raw", "-o", str(out), "-r", "50"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )
+        log(f"py-spy recording daphne into {out}")
+    await asyncio.sleep(seconds)
+    stats.measuring = False
+    elapsed = time.monotonic() - t0
+    cpu1 = room.cpu_snapshot()
+    if spy is not None:
+        try:
+            spy.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            spy.kill()
+    cpu = {name: round(100 * (cpu1[name] - cpu0.get(name, 0)) / elapsed, 1) for name in cpu1}
+    return {"elapsed": elapsed, "cpu_percent_of_one_core": cpu}
+
+
+def report(name: str, stats: Stats, window: dict, *, stalled: int, tables: int, extra: dict | None = None) -> dict:
+    lat = latency_summary(stats)
+    figures = {
+        "phase": name,
+        "actions_per_second": round(stats.acts_confirmed / window["elapsed"], 1),
+        "acts_sent": stats.acts_sent,
+        "acts_confirmed": stats.acts_confirmed,
+        "latency_ms": {k: (round(v, 1) if isinstance(v, float) else v) for k, v in lat.items()},
+        "errors": dict(stats.errors),
+        "seq_gaps": stats.gaps,
+        "seq_reordered": stats.reordered,
+        "tables_stalled": f"{stalled}/{tables}",
+        "connect_failures": stats.connect_failures,
+        "disconnects": stats.disconnects,
+        "frames_received": stats.frames,
+        **window,
+        **(extra or {}),
+    }
+    log(f"{name}: {figures['actions_per_second']} actions/s, latency p50 {lat['p50']:.1f} ms, p95 "
+        f"{lat['p95']:.1f} ms, p99 {lat['p99']:.1f} ms (n={lat['n']}), errors {dict(stats.errors)}, "
+        f"gaps {stats.gaps} (reordered {stats.reordered}), stalled {stalled}/{tables}")
+    log(f"{name}: CPU % of one core: {window['cpu_percent_of_one_core']}")
+    return figures
+
+
+async def bare_phase(room: Room, bare_tables: list, args) -> dict:
+    daphne = room.start_daphne("bench.bare:application", name="daphne-bare")
+    room.extra.append(daphne)
+    stats = Stats()
+    rng = random.Random(args.seed)
+    per_table = args.players // args.tables
+    bots = [
+        BareBot(url=f"ws://127.0.0.1:{daphne.port}/ws/bare/{table.id}/?seat={seat}", seat=seat, stats=stats,
+                think=args.think, rng=rng)
+        for table in bare_tables for seat in range(1, per_table + 1)
+    ]
+    started = time.monotonic()
+    results = await gather_bounded([bot.connect() for bot in bots])
+    failed = [r for r in results if isinstance(r, Exception)]
+    log(f"bare: {len(bots) - len(failed)}/{len(bots)} connected in {time.monotonic() - started:.1f} s")
+    stop = asyncio.Event()
+    tasks = [asyncio.ensure_future(bot.run(stop)) for bot in bots if bot.ws is not None]
+    window = await measure(room, stats, warmup=args.warmup, seconds=args.seconds, profile=0)
+    now = time.monotonic()
+    stalled = len(tables_stalled(stats, {b.table_key for b in bots}, now=now, quiet=10 + 2 * args.think))
+    stop.set()
+    await asyncio.wait(tasks, timeout=30)
+    daphne.stop()
+    room.extra.remove(daphne)
+    cpu = window["cpu_percent_of_one_core"]
+    cpu["daphne (room, idle)"] = cpu.pop("daphne", None)
+    cpu["daphne (bare app)"] = cpu.pop("daphne-bare", None)
+    return report("bare", stats, window, stalled=stalled, tables=len(bare_tables),
+                  extra={"connect_failures": len(failed)})
+
+
+async def room_phase(room: Room, players, tables, args) -> dict:
+    from tables.models import Hand
+
+    stats = Stats()
+    rng = random.Random(args.seed + 1)
+    origin = f"http://127.0.0.1:{room.daphnes[0].port}"
+    bots = []
+    for index, player in enumerate(players):
+        daphne = room.daphnes[player.seat % len(room.daphnes)]  # a table's players on different processes
+        bots.append(Bot(url=f"ws://127.0.0.1:{daphne.port}/ws/tables/{player.table_id}/", origin=origin,
+                        stats=stats, table_id=player.table_id, player=player, think=args.think,
+                        rng=random.Random(rng.random() + index)))
+    stop = asyncio.Event()
+    gate = asyncio.Semaphore(64)
+    started = time.monotonic()
+    tasks = [asyncio.ensure_future(bot.run(stop, connect_gate=gate)) for bot in bots]
+    deadline = started + 300
+    while sum(bot.connected.is_set() for bot in bots) < len(bots) and time.monotonic() < deadline:
+        await asyncio.sleep(0.5)
+    log(f"room: {sum(b.connected.is_set() for b in bots)}/{len(bots)} connected in "
+        f"{time.monotonic() - started:.1f} s")
+    # warm-up: until every table is playing (or the warm-up bound)
+    table_ids = [t.id for t in tables]
+    deadline = time.monotonic() + max(args.warmup, 60)
+    while time.monotonic() < deadline:
+        playing = sum(1 for t in table_ids if t in stats.last_action_at)
+        if playing == len(table_ids):
+            break
+        await asyncio.sleep(1)
+    log(f"room: {sum(1 for t in table_ids if t in stats.last_action_at)}/{len(table_ids)} tables playing "
+        f"after {time.monotonic() - started:.1f} s")
+    def hands_count() -> int:
+        from django.db import connection
+
+        try:
+            return Hand.objects.filter(table_id__in=table_ids).count()
+        finally:
+            connection.close()
+
+    hands_before = await asyncio.to_thread(hands_count)
+    window = await measure(room, stats, warmup=min(args.warmup, 5), seconds=args.seconds, profile=args.profile)
+    now = time.monotonic()
+    stalled = tables_stalled(stats, table_ids, now=now, quiet=10 + 2 * args.think)
+    hands = await asyncio.to_thread(hands_count) - hands_before
+    for bot in bots:  # stop acting; connections closed
+        bot.acting = False
+    stop.set()
+    await asyncio.wait(tasks, timeout=60)
+    lost = sum(len(bot.missing) for bot in bots)
+    return report("room", stats, window, stalled=len(stalled), tables=len(tables),
+                  extra={"hands_started_in_window": hands, "seqs_never_received": lost,
+                         "stalled_tables": stalled[:20]})
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--players", type=int, default=900)
+    parser.add_argument("--tables", type=int, default=150)
+    parser.add_argument("--seconds", type=float, default=60, help="the measured window of each phase")
+    parser.add_argument("--warmup", type=float, default=10)
+    parser.add_argument("--think", type=float, default=0.0, help="seconds a bot thinks (0: saturated)")
+    parser.add_argument("--no-bare", action="store_true")
+    parser.add_argument("--daphnes", type=int, default=1)
+    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--pg-fast", action="store_true", help="embedded PostgreSQL without fsync")
+    parser.add_argument("--profile", type=int, default=0, help="py-spy on daphne for this many seconds")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--folder", default=str(BASE_DIR / "var" / "bench" / "load"))
+    args = parser.parse_args(argv)
+    if args.players % args.tables:
+        parser.error("--players must be a multiple of --tables")
+    per_table = args.players // args.tables
+    if not 2 <= per_table <= 6:
+        parser.error("2 to 6 players a table (six-max tables)")
+
+    room = Room(Path(args.folder), pg_fast=args.pg_fast)
+    results: dict = {"args": vars(args), "started": time.strftime("%Y-%m-%d %H:%M:%S")}
+    code = 0
+    try:
+        room.start_services()
+        room.migrate()
+        room.django_setup()
+        started = time.monotonic()
+        tables = tables_create(count=args.tables)
+        bare_tables = tables_create(count=args.tables, prefix="Bare") if not args.no_bare else []
+        players = players_create(tables=tables, per_table=per_table)
+        log(f"{len(players)} players with sessions and play chips, {len(tables)} tables "
+            f"({time.monotonic() - started:.1f} s)")
+        for n in range(args.workers):
+            room.workers.append(room.start_worker(beat=n == 0, name=f"worker{n + 1}" if args.workers > 1 else "worker"))
+        for n in range(args.daphnes):
+            room.daphnes.append(room.start_daphne(name=f"daphne{n + 1}" if args.daphnes > 1 else "daphne"))
+        from django.db import connection
+
+        connection.close()  # the bots' process keeps no database connection open during the run
+        load_before = Path("/proc/loadavg").read_text().split()[:3]
+        if not args.no_bare:
+            results["bare"] = asyncio.run(bare_phase(room, bare_tables, args))
+        results["room"] = asyncio.run(room_phase(room, players, tables, args))
+        results["loadavg_before"] = load_before
+        results["loadavg_after"] = Path("/proc/loadavg").read_text().split()[:3]
+        if "bare" in results and results["bare"]["actions_per_second"]:
+            results["ratio_to_bare"] = round(
+                results["room"]["actions_per_second"] / results["bare"]["actions_per_second"], 3)
+            log(f"room / bare actions/s: {results['ratio_to_bare']:.2f}")
+        ok, text = ledger_check_run(room.env)
+        results["ledger_check"] = "clean" if ok else text
+        log(f"ledger_check: {'clean' if ok else text}")
+        code = 0 if ok else 1
+    finally:
+        room.stop()
+        out = Path(args.folder) / f"load-{time.strftime('%Y%m%d-%H%M%S')}.json"
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(json.dumps(results, indent=2, default=str))
+        log(f"figures in {out}")
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())
+
