@@ -92,6 +92,8 @@ class DeckSecret:
     cards: tuple[str, ...] = field(repr=False)
     salts: tuple[bytes, ...] = field(repr=False)
     root_hex: str
+    levels: tuple[tuple[bytes, ...], ...] = field(default=(), repr=False, compare=False)
+    """The Merkle tree, kept from the commitment so that opening positions hashes nothing again."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -158,7 +160,8 @@ def commit_deck(*, deck: Sequence[str], salts: Sequence[bytes] | None = None) ->
         leaf_digest(position=i, card=card, salt=salt)
         for i, (card, salt) in enumerate(zip(cards, salts, strict=True))
     ]
-    return DeckSecret(cards=cards, salts=tuple(salts), root_hex=_levels(leaves)[-1][0].hex())
+    levels = tuple(tuple(level) for level in _levels(leaves))
+    return DeckSecret(cards=cards, salts=tuple(salts), root_hex=levels[-1][0].hex(), levels=levels)
 
 
 def leaf_digest(*, position: int, card: str, salt: bytes) -> bytes:
@@ -174,11 +177,13 @@ def open_positions(*, secret: DeckSecret, positions: Collection[int]) -> tuple[O
     for position in wanted:
         if isinstance(position, bool) or not isinstance(position, int) or not 0 <= position < DECK_SIZE:
             raise ValueError(f"not a deck position: {position!r}")
-    leaves = [
-        leaf_digest(position=i, card=card, salt=salt)
-        for i, (card, salt) in enumerate(zip(secret.cards, secret.salts, strict=True))
-    ]
-    levels = _levels(leaves)
+    levels = secret.levels
+    if not levels:
+        leaves = [
+            leaf_digest(position=i, card=card, salt=salt)
+            for i, (card, salt) in enumerate(zip(secret.cards, secret.salts, strict=True))
+        ]
+        levels = _levels(leaves)
     openings = []
     for position in wanted:
         proof: list[str] = []
