@@ -14,6 +14,7 @@ import json
 import os
 import random
 import resource
+import shutil
 import signal
 import subprocess
 import sys
@@ -150,6 +151,7 @@ class Room:
         else:
             self._ensure_database(env["DATABASE_URL"])
         if not env.get("REDIS_URL"):
+            shutil.rmtree(self.folder / "redis", ignore_errors=True)  # a fresh Redis: no queue of a past run
             self.redis = EmbeddedRedis(self.folder / "redis", persistent=True)
             env["REDIS_URL"] = self.redis.start()
             self._flush_redis(env["REDIS_URL"])
@@ -181,7 +183,15 @@ class Room:
         import redis
 
         client = redis.Redis.from_url(url)
-        client.flushdb()
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                client.flushdb()
+                break
+            except redis.BusyLoadingError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.2)
         client.close()
 
     def migrate(self) -> None:
@@ -386,10 +396,10 @@ class Bot:
                 if connect_gate is not None:
                     async with connect_gate:
                         self.ws = await websockets.connect(self.url, origin=self.origin, additional_headers=headers,
-                                                           open_timeout=30, max_queue=None, ping_interval=None)
+                                                           open_timeout=120, max_queue=None, ping_interval=None)
                 else:
                     self.ws = await websockets.connect(self.url, origin=self.origin, additional_headers=headers,
-                                                       open_timeout=30, max_queue=None, ping_interval=None)
+                                                       open_timeout=120, max_queue=None, ping_interval=None)
             except (TimeoutError, OSError, websockets.InvalidHandshake, websockets.ConnectionClosed):
                 self.stats.connect_failures += 1
                 await self._sleep(stop, backoff)
