@@ -116,7 +116,7 @@ class Room:
 
 
 @pytest.fixture
-def room_env(transactional_db, settings) -> dict[str, str]:
+def room_env(transactional_db, settings, backends_ended_at_the_end) -> dict[str, str]:
     """The environment a room process needs to share this test's database and Redis."""
     from django.db import connection
 
@@ -138,3 +138,17 @@ def live_room(room_env):
         yield room
     finally:
         room.stop()
+
+
+@pytest.fixture(scope="session")
+def backends_ended_at_the_end(django_db_setup, django_db_blocker):
+    """Killed daphne and worker processes (the recovery and fault tests) can leave a server backend behind
+    for a moment; end them before the test database is dropped (this tears down before django_db_setup)."""
+    yield
+    from django.db import connection
+
+    with django_db_blocker.unblock(), connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+            "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
