@@ -207,14 +207,22 @@ async def room_phase(room: Room, players, tables, args) -> dict:
                         stats=stats, table_id=player.table_id, player=player, think=args.think,
                         rng=random.Random(rng.random() + index)))
     stop = asyncio.Event()
-    gate = asyncio.Semaphore(64)
+    gate = asyncio.Semaphore(32)
     started = time.monotonic()
+    for bot in bots:
+        bot.acting = False  # connect everyone first, then sit them down table by table
     tasks = [asyncio.ensure_future(bot.run(stop, connect_gate=gate)) for bot in bots]
     deadline = started + 300
     while sum(bot.connected.is_set() for bot in bots) < len(bots) and time.monotonic() < deadline:
         await asyncio.sleep(0.5)
     log(f"room: {sum(b.connected.is_set() for b in bots)}/{len(bots)} connected in "
-        f"{time.monotonic() - started:.1f} s")
+        f"{time.monotonic() - started:.1f} s ({stats.connect_failures} failed attempts)")
+    for index, bot in enumerate(bots):
+        bot.acting = True
+        await bot.send(type="join", seat=bot.player.seat, buy_in=bot.buy_in, post="now")
+        bot.last_fix = time.monotonic()
+        if index % args.join_rate == args.join_rate - 1:
+            await asyncio.sleep(1)
     # warm-up: until every table is playing (or the warm-up bound)
     table_ids = [t.id for t in tables]
     deadline = time.monotonic() + max(args.warmup, 60)
@@ -261,6 +269,7 @@ def main(argv=None) -> int:
     parser.add_argument("--pg-fast", action="store_true", help="embedded PostgreSQL without fsync")
     parser.add_argument("--profile", type=int, default=0, help="py-spy on daphne for this many seconds")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--join-rate", type=int, default=60, help="joins sent a second after all connected")
     parser.add_argument("--folder", default=str(BASE_DIR / "var" / "bench" / "load"))
     args = parser.parse_args(argv)
     if args.players % args.tables:
