@@ -383,6 +383,7 @@ class Bot:
         self.synced_at: float | None = None  # when the first state after the latest connect arrived
         self.acting = True
         self.last_fix = 0.0
+        self.seen_seated = False
         self._think_task: asyncio.Task | None = None
 
     # connection
@@ -511,10 +512,14 @@ class Bot:
     async def on_state(self, state: dict) -> None:
         row = self.my_row(state)
         now = time.monotonic()
+        if row is not None:
+            self.seen_seated = True
         if row is None:
-            if not self.acting:
+            # Not seated yet: sit down. Once seen seated, a state without us is only a late one (a busy
+            # client reads old frames): joining again would only cost the server a refused `already_seated`.
+            if not self.acting or self.seen_seated:
                 return
-            if now - self.last_fix > 2:  # not seated (first connect, or the seat was released): sit down
+            if now - self.last_fix > 5:
                 self.last_fix = now
                 await self.send(type="join", seat=self.player.seat, buy_in=self.buy_in, post="now")
             return
