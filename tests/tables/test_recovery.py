@@ -43,9 +43,13 @@ def test_killing_daphne_and_the_worker_mid_hand_loses_nothing(live_room):
             first = await a.recv(timeout=10)
             assert first["type"] == "state", "a returning player sees the table at once"
             await a.until(lambda m: m["type"] == "event" and m["event"] == "hand_ended" or
-                          (m["type"] == "state" and (m["hand"] is None or m["hand"]["id"] != hand_id)), timeout=30)
+                          (m["type"] == "state" and (m["hand"] is None or m["hand"]["id"] != hand_id)), timeout=60)
 
-    asyncio.run(come_back())
+    try:
+        asyncio.run(come_back())
+    except (TimeoutError, AssertionError) as failure:
+        logs = "\n".join(f"--- {p.name}\n{p.log_tail(40)}" for p in live_room.processes)
+        raise AssertionError(f"{failure!r}\n{logs}") from failure
     hand = Hand.objects.get(pk=hand_id)
     assert hand.status == "complete"
     assert hand.actions, "the clock acted for the player who was to act"
