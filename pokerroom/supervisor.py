@@ -28,6 +28,8 @@ BASE_DIR = Path(__file__).resolve().parent.parent
 PY = sys.executable
 # Where `run` keeps the embedded servers' data (a test points it at a temporary folder).
 RUN_DIR = Path(os.environ.get("ROOM_RUN_DIR", BASE_DIR / "var" / "run"))
+RESTARTS_ALLOWED = 5
+RESTART_WINDOW = 60.0
 
 
 class Stop(Exception):
@@ -94,17 +96,31 @@ def run(host: str, port: int) -> int:
             ("beat", [PY, "-m", "celery", "-A", "pokerroom", "beat", "-l", "info",
                       "-s", str(RUN_DIR / "celerybeat-schedule")]),
         ]
+        def spawn(command: list[str]) -> subprocess.Popen:
+            return subprocess.Popen(command, cwd=BASE_DIR, env=env, start_new_session=True)
+
         for name, command in commands:
-            children.append((name, subprocess.Popen(command, cwd=BASE_DIR, env=env, start_new_session=True)))
+            children.append((name, spawn(command)))
         wait_for_port(port, timeout=60, proc=children[0][1], what="daphne")
         log(f"the room is open at http://{host}:{port}/ ({time.monotonic() - started_at:.1f} s); "
             "Ctrl-C stops everything")
+        # A process that dies is started again (the room's state is in PostgreSQL, so nothing is lost; a
+        # Celery worker, for one, exits when its broker restarts). One that keeps dying stops the room.
+        restarts: dict[str, list[float]] = {name: [] for name, _ in commands}
         while True:
-            for name, proc in children:
-                if proc.poll() is not None:
-                    log(f"{name} exited with code {proc.returncode}; stopping the room")
+            for index, (name, proc) in enumerate(children):
+                if proc.poll() is None:
+                    continue
+                now = time.monotonic()
+                recent = [t for t in restarts[name] if now - t < RESTART_WINDOW] + [now]
+                restarts[name] = recent
+                if len(recent) > RESTARTS_ALLOWED:
+                    log(f"{name} exited with code {proc.returncode} {len(recent)} times in "
+                        f"{RESTART_WINDOW:.0f} s; stopping the room")
                     code = 1
                     raise Stop(0)
+                log(f"{name} exited with code {proc.returncode}; starting it again")
+                children[index] = (name, spawn(dict(commands)[name]))
             time.sleep(0.5)
     except Stop:
         pass

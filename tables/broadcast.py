@@ -48,8 +48,15 @@ def table_send_events_on_commit(*, table_id: int, events: list[dict]) -> int:
 
 
 def table_send_state_on_commit(*, table_id: int) -> None:
-    """Snapshot the table as it is now (inside the caller's transaction, under its lock) and send it after
-    commit. Consumers add each player's private part."""
+    """Snapshot the table as it is now and send it after commit."""
+    table_publish_on_commit(table_id=table_id, events=[])
+
+
+def table_publish_on_commit(*, table_id: int, events: list[dict]) -> int:
+    """What one change of the table tells its watchers: its public events, then a public snapshot of the
+    table as it is now (taken inside the caller's transaction, under its lock), numbered together in one
+    update and sent after commit as one group message; each consumer adds its player's private part and
+    sends them as separate frames. Returns the snapshot's seq."""
     from tables.services import hand_engine, hand_running
     from tables.state import table_snapshot
 
@@ -57,8 +64,16 @@ def table_send_state_on_commit(*, table_id: int) -> None:
     hand = hand_running(table=table)
     state = hand_engine(hand=hand, table=table) if hand is not None else None
     snapshot = table_snapshot(table=table, hand=hand, state=state)
-    snapshot["seq"] = table_take_seqs(table_id=table_id)
-    transaction.on_commit(lambda: group_send(table_group(table_id), snapshot, kind="room.state"))
+    first = table_take_seqs(table_id=table_id, count=len(events) + 1)
+    messages = [{"type": "event", "seq": first + i, **event} for i, event in enumerate(events)]
+    snapshot["seq"] = first + len(events)
+    messages.append(snapshot)
+    transaction.on_commit(lambda: group_send_batch(table_group(table_id), messages))
+    return snapshot["seq"]
+
+
+def group_send_batch(group: str, messages: list[dict]) -> None:
+    async_to_sync(get_channel_layer().group_send)(group, {"type": "room.batch", "messages": messages})
 
 
 def lobby_send_on_commit() -> None:

@@ -128,6 +128,14 @@ class TableConsumer(RoomConsumer):
     async def room_state(self, event: dict) -> None:
         await self.send_state(event["message"])
 
+    async def room_batch(self, event: dict) -> None:
+        for message in event["messages"]:
+            if message["type"] == "state":
+                await self.send_state(message)
+            else:
+                self.last_seq = max(self.last_seq, message.get("seq", 0))
+                await self.send_json(message)
+
     async def room_message(self, event: dict) -> None:
         self.last_seq = max(self.last_seq, event["message"].get("seq", 0))
         await self.send_json(event["message"])

@@ -280,8 +280,7 @@ def _player_json(user) -> dict | None:
 
 
 def _after_seat_change(*, table: Table, event: str, data: dict, lobby: bool = True) -> None:
-    broadcast.table_send_event_on_commit(table_id=table.id, event=event, data=data)
-    broadcast.table_send_state_on_commit(table_id=table.id)
+    broadcast.table_publish_on_commit(table_id=table.id, events=[{"event": event, **data}])
     if lobby:
         broadcast.lobby_send_on_commit()
     transaction.on_commit(lambda: _schedule_deal(table.id, countdown=0.5))
@@ -506,8 +505,7 @@ def _after_hand_change(*, table: Table, hand: Hand, state: EngineHand, events) -
     for event in public:
         if event["event"] == "hand_ended":
             event.update(hand_summary(hand=hand))
-    broadcast.table_send_events_on_commit(table_id=table.id, events=public)
-    broadcast.table_send_state_on_commit(table_id=table.id)
+    broadcast.table_publish_on_commit(table_id=table.id, events=public)
 
 
 _SEAT_KEYS = ("seat",)

@@ -42,6 +42,13 @@ def family(proc: subprocess.Popen) -> list[psutil.Process]:
     return psutil.Process(proc.pid).children(recursive=True)
 
 
+def cmdline(process: psutil.Process) -> list[str]:
+    try:
+        return process.cmdline()
+    except (psutil.ZombieProcess, psutil.NoSuchProcess):
+        return []
+
+
 def stop_with_ctrl_c(proc: subprocess.Popen) -> str:
     proc.send_signal(signal.SIGINT)
     output, _ = proc.communicate(timeout=90)
@@ -56,17 +63,30 @@ def test_make_run_serves_the_lobby_and_ctrl_c_leaves_nothing_running(tmp_path):
         assert "Allenamento Roma" in page and "Venezia NL10" in page
         assert elapsed < 90
         children = family(proc)
-        names = " ".join(" ".join(c.cmdline()) for c in children)
+        names = " ".join(" ".join(cmdline(c)) for c in children)
         for program in ("daphne", "worker", "beat", "redis-server", "postgres"):
             assert program in names, f"{program} is running"
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/tables/", timeout=5) as response:
             tables_first = response.read()
+        # a worker that dies (as Celery's does when its broker restarts) is started again
+        worker = next(c for c in children if "worker" in cmdline(c) and c.ppid() == proc.pid)
+        worker.kill()
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            workers = [c for c in family(proc) if "worker" in cmdline(c) and c.ppid() == proc.pid]
+            if workers and workers[0].pid != worker.pid:
+                break
+            time.sleep(0.2)
+        else:
+            raise AssertionError("the worker was not started again")
+        assert proc.poll() is None, "the room goes on"
+        children = family(proc)
     finally:
         output = stop_with_ctrl_c(proc)
     assert proc.returncode == 0, output
     time.sleep(0.5)
     alive = [c for c in children if c.is_running() and c.status() != psutil.STATUS_ZOMBIE]
-    assert not alive, f"left running: {[c.cmdline() for c in alive]}"
+    assert not alive, f"left running: {[cmdline(c) for c in alive]}"
 
     # the second start keeps the data of the first: the same tables (same ids), seeded only once
     port = free_port()
