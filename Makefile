@@ -29,8 +29,10 @@ format: $(STAMP)
 	$(PY) -m ruff format .
 	$(PY) -m ruff check --fix .
 
+# The engine against bare pokerkit, then a short load run (the full 900-player runs: docs/performance.md).
 bench: $(STAMP)
 	$(PY) bench/engine.py
+	$(PY) bench/load.py --players 120 --tables 20 --seconds 30
 
 browsers:
 	./scripts/install-browser.sh
