@@ -486,26 +486,31 @@ def _remaining_ms(hand: Hand) -> int:
 
 def _after_hand_change(*, table: Table, hand: Hand, state: EngineHand, events) -> None:
     """Store the hand's new state, then (after commit) broadcast it and set the next timer."""
+    if hand.players_saw_flop == 0 and any(e.kind == "street" and e.data.get("street") == "flop" for e in events):
+        hand.players_saw_flop = len(state.order) - len(state.folded)
     if state.is_over:
         _hand_finish(table=table, hand=hand, state=state)
     else:
         hand.to_act = state.to_act
         hand.deadline = timezone.now() + timedelta(seconds=table.action_seconds)
         hand.time_bank_used = False
-        hand.save()
+        if hand.pk is None:
+            hand.save()
+        else:  # the configuration, the deck and the cards never change after the deal: don't rewrite them
+            hand.save(update_fields=["actions", "to_act", "deadline", "time_bank_used", "players_saw_flop"])
         decision = (hand.id, hand.action_no)
         transaction.on_commit(lambda: _schedule_timeout(*decision, eta=hand.deadline))
         bot_seat = hand.players.get(str(state.to_act), {})
         if bot_seat.get("bot"):
             transaction.on_commit(lambda: _schedule_bot(*decision))
-    if hand.players_saw_flop == 0 and any(e.kind == "street" and e.data.get("street") == "flop" for e in events):
-        hand.players_saw_flop = len(state.order) - len(state.folded)
-        hand.save(update_fields=["players_saw_flop"])
     public = [event_for_clients(event.as_dict()) for event in events if event.to is None]
     for event in public:
         if event["event"] == "hand_ended":
             event.update(hand_summary(hand=hand))
-    broadcast.table_publish_on_commit(table_id=table.id, events=public)
+    running = not state.is_over
+    broadcast.table_publish_on_commit(
+        table_id=table.id, events=public, table=table, hand=hand if running else None, state=state if running else None
+    )
 
 
 _SEAT_KEYS = ("seat",)
@@ -579,7 +584,8 @@ def _hand_finish(*, table: Table, hand: Hand, state: EngineHand) -> None:
         "public_positions": state.public_positions(),
         "hole_positions": {str(seat): list(positions) for seat, positions in state.deck_map.hole.items()},
     }
-    hand.save()
+    hand.save(update_fields=["status", "pot_total", "to_act", "deadline", "ended_at", "result", "actions",
+                             "players_saw_flop", "time_bank_used"])
     _seats_after_hand(table=table, hand=hand)
     broadcast.lobby_send_on_commit()
     transaction.on_commit(lambda: _schedule_deal(table.id, countdown=DEAL_PAUSE_SECONDS))
