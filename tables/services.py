@@ -594,18 +594,19 @@ def _hand_finish(*, table: Table, hand: Hand, state: EngineHand) -> None:
 def _seats_after_hand(*, table: Table, hand: Hand) -> None:
     """Carry out what players asked for during the hand: leave, sit out; cash out the self-excluded."""
     from cashier import selectors as cashier_selectors
-
-    excluded = {session.seat_number for session in cashier_selectors.seats_to_cash_out_after_hand(table=table)}
-    for seat in Seat.objects.filter(table=table, user__isnull=False).select_related("user"):
-        if seat.leave_after_hand or seat.number in excluded:
-            _seat_release(table=table, seat=seat)
-        elif seat.sit_out_next:
-            seat.status = Seat.Status.SITTING_OUT
-            seat.sit_out_next = False
-            seat.save(update_fields=["status", "sit_out_next"])
     from tables.bots import bots_top_up
 
     bots_top_up(table=table)
+    excluded = {session.seat_number for session in cashier_selectors.seats_to_cash_out_after_hand(table=table)}
+    stacks = seat_stacks(table=table)
+    for seat in Seat.objects.filter(table=table, user__isnull=False).select_related("user"):
+        if seat.leave_after_hand or seat.number in excluded:
+            _seat_release(table=table, seat=seat)
+        elif seat.sit_out_next or (stacks.get(seat.number, 0) < table.big_blind and seat.status != Seat.Status.SITTING_OUT):
+            # asked to sit out, or broke: out until they top up and sit in (they see it as the hand ends)
+            seat.status = Seat.Status.SITTING_OUT
+            seat.sit_out_next = False
+            seat.save(update_fields=["status", "sit_out_next"])
 
 
 def hand_timeout(*, hand_id: int, action_no: int) -> bool:
