@@ -1,6 +1,8 @@
-from django.contrib import admin
+from django.contrib import admin, messages
 from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from accounts.models import User
 
@@ -12,6 +14,18 @@ class UserAdmin(BaseUserAdmin):
     fieldsets = BaseUserAdmin.fieldsets + (
         (_("Room"), {"fields": ("is_bot", "identity_verified_at", "preferred_language")}),
     )
+    actions = ["identity_verify"]
+
+    @admin.action(description=_("Mark the identity of the selected players as verified (documents checked)"))
+    def identity_verify(self, request, queryset):
+        count = queryset.filter(identity_verified_at__isnull=True, is_bot=False).update(
+            identity_verified_at=timezone.now()
+        )
+        self.message_user(
+            request,
+            ngettext("%(count)d identity verified.", "%(count)d identities verified.", count) % {"count": count},
+            messages.SUCCESS,
+        )
 
 
 # Responsible gaming (SPEC 2): staff see every limit and self-exclusion, record an exclusion a player asks for
@@ -20,7 +34,6 @@ class UserAdmin(BaseUserAdmin):
 from datetime import timedelta  # noqa: E402
 
 from django import forms  # noqa: E402
-from django.contrib import messages  # noqa: E402
 
 from accounts.models import DepositLimit, SelfExclusion  # noqa: E402
 
