@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import random
 import sys
 import time
@@ -39,6 +38,7 @@ from harness import (  # noqa: E402
     log,
     percentile,
     players_create,
+    results_write,
     tables_create,
 )
 
@@ -240,10 +240,7 @@ def main(argv=None) -> int:
         code = 0 if good else 1
     finally:
         room.stop()
-        out = Path(args.folder) / f"faults-{time.strftime('%Y%m%d-%H%M%S')}.json"
-        out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text(json.dumps(results, indent=2, default=str))
-        log(f"figures in {out}")
+        results_write(folder=args.folder, name="faults", results=results)
     return code
 
 

@@ -46,6 +46,7 @@ from harness import (  # noqa: E402
     ledger_check_run,
     log,
     players_create,
+    results_write,
     tables_create,
     tables_stalled,
 )
@@ -314,10 +315,7 @@ def main(argv=None) -> int:
         code = 0 if ok else 1
     finally:
         room.stop()
-        out = Path(args.folder) / f"load-{time.strftime('%Y%m%d-%H%M%S')}.json"
-        out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text(json.dumps(results, indent=2, default=str))
-        log(f"figures in {out}")
+        results_write(folder=args.folder, name="load", results=results)
     return code
 
 
