@@ -300,3 +300,37 @@ def test_the_connections_language_comes_from_the_language_cookie_then_the_browse
     assert language_of(scope(**{"accept-language": "it-IT,it;q=0.9,en;q=0.8"})) == "it"
     assert language_of(scope(**{"accept-language": "de-DE"})) == "en"
     assert language_of(scope(cookie="bad cookie ;;; =")) == "en"
+
+
+def test_a_player_with_auto_muck_off_chooses_to_show_or_muck_a_losing_hand(players, monkeypatch):
+    from tables.engine.fairness import FULL_DECK
+
+    # Heads-up the big blind is dealt first: it gets the aces; board 5d 9s Jh Qc 4h (burns between streets)
+    top = ["As", "2c", "Ad", "7h", "Kc", "5d", "9s", "Jh", "Kd", "Qc", "Ks", "4h"]
+    monkeypatch.setattr(services.fairness, "shuffled_deck", lambda: top + [c for c in FULL_DECK if c not in top])
+    table = table_create()
+    alice, bob = players[:2]
+    sit(table, alice, 1)
+    sit(table, bob, 2)
+    for user in (alice, bob):
+        services.seat_options(table_id=table.id, user=user, auto_muck=False, straddle=None)
+    hand = services.hand_deal(table_id=table.id)
+    big_blind = next(seat for seat, kind in hand.config["posts"] if kind == "big_blind")
+    assert hand.hole_cards[str(big_blind)] == ["As", "Ad"]
+    choices = []
+    while True:
+        hand.refresh_from_db()
+        if hand.status != "running":
+            break
+        state = services.hand_engine(hand=hand, table=table)
+        legal = {item["action"] for item in state.legal_actions()}
+        user = to_act_user(table, players)
+        if legal == {"show", "muck"}:
+            choices.append(hand.to_act)
+            act(table, user, "muck")
+            continue
+        act(table, user, "check" if "check" in legal else "call")
+    button = 1 - big_blind
+    assert choices == [button], "the player who cannot win is asked, and only them"
+    assert list(hand.result["shown"]) == [str(big_blind + 1)], "the winner is shown, the mucked hand never"
+    assert hand.result["won"] == {str(big_blind): 4}
