@@ -146,14 +146,11 @@ def seat_take(*, table_id: int, user, seat_number: int | None, buy_in: int, post
             if seat.user_id is not None:
                 raise TableError("seat_taken", _("This seat is taken."))
         cashier.seat_buy_in(user=user, table=table, seat_number=seat.number, amount=buy_in)
+        _seat_reset(seat)
         seat.user = user
         seat.status = Seat.Status.WAITING_BB
         seat.sat_down_at = timezone.now()
-        seat.is_new = True
         seat.post_now = post == "now"
-        seat.missed_small = seat.missed_big = False
-        seat.sit_out_next = seat.leave_after_hand = False
-        seat.timeouts_in_row = 0
         seat.time_bank_ms = table.time_bank_seconds * 1000
         seat.save()
         _after_seat_change(table=table, event="seat", data={"seat": seat.number, "player": _player_json(user)})
@@ -185,7 +182,8 @@ def _seat_release(*, table: Table, seat: Seat) -> None:
     _seat_empty(seat)
 
 
-def _seat_empty(seat: Seat) -> None:
+def _seat_reset(seat: Seat) -> None:
+    """An empty chair: nobody, no debts, no requests, default options (not saved)."""
     seat.user = None
     seat.status = Seat.Status.EMPTY
     seat.sat_down_at = None
@@ -194,6 +192,11 @@ def _seat_empty(seat: Seat) -> None:
     seat.sit_out_next = seat.leave_after_hand = seat.straddle = False
     seat.auto_muck = True
     seat.timeouts_in_row = 0
+    seat.time_bank_ms = 0
+
+
+def _seat_empty(seat: Seat) -> None:
+    _seat_reset(seat)
     seat.save()
 
 
