@@ -138,6 +138,7 @@ class Room:
         self.daphnes: list[Proc] = []
         self.workers: list[Proc] = []
         self.extra: list[Proc] = []
+        self.bot_pids: list[int] = []  # bot processes besides this one (bench/load.py --bot-processes)
         self.ports: dict[str, int] = {}
 
     # services
@@ -266,11 +267,18 @@ class Room:
             pids[proc.name] = proc.pid
         pids["postgres"] = self.pg.proc.pid if self.pg and self.pg.proc else None
         pids["redis"] = self.redis.proc.pid if self.redis and self.redis.proc else None
-        pids["bots (this process)"] = os.getpid()
         return pids
 
     def cpu_snapshot(self) -> dict[str, float]:
-        return {name: tree_cpu_seconds(pid) for name, pid in self.cpu_pids().items()}
+        """CPU seconds so far of each process (with its own children), and of the bots: this process alone
+        (not its children: daphne, the workers, PostgreSQL and Redis are its children too) plus the bot
+        processes of `bot_pids`, if any."""
+        import psutil
+
+        snapshot = {name: tree_cpu_seconds(pid) for name, pid in self.cpu_pids().items()}
+        own = psutil.Process().cpu_times()
+        snapshot["bots"] = own.user + own.system + sum(tree_cpu_seconds(pid) for pid in self.bot_pids)
+        return snapshot
 
     def stop(self) -> None:
         for proc in [*self.extra, *self.daphnes, *self.workers]:

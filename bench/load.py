@@ -6,6 +6,7 @@ ceiling measured the same way in the same run.
     python bench/load.py --think 2                         # each bot thinks 0.5x-1.5x 2 s before acting
     python bench/load.py --daphnes 2 --workers 2           # scale-out: a table's players on both daphnes
     python bench/load.py --profile 20                      # py-spy on daphne for 20 s of the window
+    python bench/load.py --bot-processes 2                 # the bots split over 2 OS processes
 
 The room: PostgreSQL and Redis (embedded under var/bench/, or DATABASE_URL / REDIS_URL), `manage.py
 migrate`, daphne (`pokerroom.asgi:application`) and a Celery worker with beat (`-B`, prefork, concurrency
@@ -20,8 +21,15 @@ Phases, one after the other, each with a warm-up and then a measured window of `
 Reported per phase: actions/s (acts whose broadcast came back to the actor), latency act -> the `acted`
 event for it (or the next `state` with a higher action_no) p50/p95/p99, errors by code, seq gaps (and
 how many of them arrived later, out of order), tables with no action in the last 10 s (+ think), and the
-CPU each process used (% of one core: daphne, worker, postgres, redis, the bots' own process). At the end:
-`manage.py ledger_check`. A JSON copy of the figures goes to var/bench/.
+CPU each process used (% of one core: daphne, worker, postgres, redis, and the bots: this process alone,
+plus the bot processes with `--bot-processes N`). At the end: `manage.py ledger_check`. A JSON copy of the
+figures goes to var/bench/.
+
+`--bot-processes N` (N > 1): the tables are dealt round-robin to N spawned processes, each running the bots
+of its tables in its own asyncio loop, in both phases. This process only starts the room, says when to sit
+down, when the measured window opens and closes (a shared flag the bot processes follow within 10 ms) and
+when to stop, and merges their figures: latencies, counts, errors, gaps, and the last action of each table
+as it was when the window closed.
 """
 
 from __future__ import annotations
@@ -29,6 +37,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import multiprocessing
 import random
 import subprocess
 import sys
@@ -46,6 +55,7 @@ from harness import (  # noqa: E402
     ledger_check_run,
     log,
     players_create,
+    raise_fd_limit,
     results_write,
     tables_create,
     tables_stalled,
@@ -55,11 +65,12 @@ from harness import (  # noqa: E402
 class BareBot:
     """A bot of the bare phase: acts (after the think time) whenever the table's counter names its seat."""
 
-    def __init__(self, *, url: str, seat: int, stats: Stats, think: float, rng: random.Random) -> None:
+    def __init__(self, *, url: str, seat: int, stats: Stats, think: float, rng: random.Random,
+                 table_key: int) -> None:
         self.url, self.seat, self.stats, self.think, self.rng = url, seat, stats, think, rng
         self.ws = None
         self.pending: float | None = None
-        self.table_key = url
+        self.table_key = table_key
 
     async def connect(self) -> None:
         import websockets
@@ -172,7 +183,7 @@ async def bare_phase(room: Room, bare_tables: list, args) -> dict:
     per_table = args.players // args.tables
     bots = [
         BareBot(url=f"ws://127.0.0.1:{daphne.port}/ws/bare/{table.id}/?seat={seat}", seat=seat, stats=stats,
-                think=args.think, rng=rng)
+                think=args.think, rng=rng, table_key=table.id)
         for table in bare_tables for seat in range(1, per_table + 1)
     ]
     started = time.monotonic()
@@ -188,11 +199,16 @@ async def bare_phase(room: Room, bare_tables: list, args) -> dict:
     await asyncio.wait(tasks, timeout=30)
     daphne.stop()
     room.extra.remove(daphne)
-    cpu = window["cpu_percent_of_one_core"]
-    cpu["daphne (room, idle)"] = cpu.pop("daphne", None)
-    cpu["daphne (bare app)"] = cpu.pop("daphne-bare", None)
-    return report("bare", stats, window, stalled=stalled, tables=len(bare_tables),
+    return report("bare", stats, _bare_cpu_names(window), stalled=stalled, tables=len(bare_tables),
                   extra={"connect_failures": len(failed)})
+
+
+def _bare_cpu_names(window: dict) -> dict:
+    cpu = window["cpu_percent_of_one_core"]
+    for name in [n for n in cpu if n.startswith("daphne") and n != "daphne-bare"]:
+        cpu[f"{name} (room, idle)"] = cpu.pop(name)
+    cpu["daphne (bare app)"] = cpu.pop("daphne-bare", None)
+    return window
 
 
 async def room_phase(room: Room, players, tables, args) -> dict:
@@ -257,6 +273,279 @@ async def room_phase(room: Room, players, tables, args) -> dict:
                          "stalled_tables": stalled[:20]})
 
 
+# --- the bots split over processes (--bot-processes N) ---------------------------------------------------
+
+
+class Shards:
+    """The bot processes of one phase, seen from this process: started with `spawn` (a fresh interpreter,
+    no inherited event loop or database connection), told what to do through shared flags, each answering
+    on its own pipe. `measuring` is the flag `measure()` sets, as it sets a Stats' own."""
+
+    def __init__(self, room: Room, kind: str, payloads: list) -> None:
+        ctx = multiprocessing.get_context("spawn")
+        self.room = room
+        self.flags = {name: ctx.Event() for name in ("go", "measuring", "stop")}
+        self.conns, self.procs = [], []
+        for index, payload in enumerate(payloads):
+            mine, theirs = ctx.Pipe()
+            proc = ctx.Process(target=shard_main, args=(kind, index, len(payloads), payload, theirs, self.flags),
+                               name=f"bots-{kind}-{index + 1}", daemon=True)
+            proc.start()
+            theirs.close()
+            self.conns.append(mine)
+            self.procs.append(proc)
+        room.bot_pids = [proc.pid for proc in self.procs]
+
+    @property
+    def measuring(self) -> bool:
+        return self.flags["measuring"].is_set()
+
+    @measuring.setter
+    def measuring(self, on: bool) -> None:
+        (self.flags["measuring"].set if on else self.flags["measuring"].clear)()
+
+    async def collect(self, kind: str, timeout: float) -> list:
+        """Each process's next message, which must be `kind`; None for a process that did not answer in time."""
+        out: list = [None] * len(self.conns)
+        deadline = time.monotonic() + timeout
+        while any(o is None for o in out) and time.monotonic() < deadline:
+            for index, conn in enumerate(self.conns):
+                if out[index] is None and conn.poll():
+                    try:
+                        message = conn.recv()
+                    except EOFError:
+                        raise RuntimeError(f"bot process {index + 1} died (exit {self.procs[index].exitcode})") from None
+                    if message[0] != kind:
+                        raise RuntimeError(f"bot process {index + 1}: {message}")
+                    out[index] = message[1]
+            await asyncio.sleep(0.1)
+        return out
+
+    def stop(self) -> None:
+        self.flags["stop"].set()
+
+    def join(self) -> None:
+        for proc in self.procs:
+            proc.join(timeout=30)
+            if proc.is_alive():
+                proc.kill()
+                proc.join(timeout=10)
+        for conn in self.conns:
+            conn.close()
+        self.room.bot_pids = []
+
+
+def shard_main(kind: str, index: int, count: int, payload: dict, conn, flags: dict) -> None:
+    """A bot process: runs its share of the bots in its own asyncio loop, then sends its figures back."""
+    try:
+        raise_fd_limit()
+        if kind == "room":
+            import django
+
+            django.setup()  # the bots' policy, tables.bots.bot_choose, is Django code
+            result = asyncio.run(room_shard(payload, index, count, conn, flags))
+        else:
+            result = asyncio.run(bare_shard(payload, conn, flags))
+        conn.send(("result", result))
+    except BaseException:  # noqa: BLE001 - the parent reports it
+        import traceback
+
+        conn.send(("error", traceback.format_exc()))
+    finally:
+        conn.close()
+
+
+async def flag_wait(flag, stop=None) -> None:
+    while not flag.is_set() and not (stop is not None and stop.is_set()):
+        await asyncio.sleep(0.05)
+
+
+async def flags_follow(stats: Stats, flags: dict) -> dict:
+    """Follow the parent's measuring flag until it says stop; returns the last action of each table as it
+    was when the window closed (the stalled count is taken then)."""
+    at_close: dict = {}
+    while not flags["stop"].is_set():
+        measuring = flags["measuring"].is_set()
+        if stats.measuring and not measuring:
+            at_close = dict(stats.last_action_at)
+        stats.measuring = measuring
+        await asyncio.sleep(0.01)
+    if stats.measuring:
+        at_close = dict(stats.last_action_at)
+    stats.measuring = False
+    return at_close or dict(stats.last_action_at)
+
+
+def stats_export(stats: Stats, last_action_at: dict, **extra) -> dict:
+    return {"latencies": stats.latencies, "acts_sent": stats.acts_sent, "acts_confirmed": stats.acts_confirmed,
+            "errors": dict(stats.errors), "gaps": stats.gaps, "reordered": stats.reordered,
+            "connects": stats.connects, "disconnects": stats.disconnects,
+            "connect_failures": stats.connect_failures, "frames": stats.frames,
+            "last_action_at": last_action_at, **extra}
+
+
+def stats_merge(parts: list[dict]) -> Stats:
+    merged = Stats()
+    for part in parts:
+        merged.latencies.extend(part["latencies"])
+        merged.errors.update(part["errors"])
+        for name in ("acts_sent", "acts_confirmed", "gaps", "reordered", "connects", "disconnects",
+                     "connect_failures", "frames"):
+            setattr(merged, name, getattr(merged, name) + part[name])
+        for table, at in part["last_action_at"].items():
+            merged.last_action_at[table] = max(at, merged.last_action_at.get(table, 0))
+    return merged
+
+
+def tables_dealt(items: list, count: int) -> list[list]:
+    """Round-robin by table: process k gets tables k, k + N, ... with all their seats."""
+    return [items[k::count] for k in range(count)]
+
+
+async def bare_shard(payload: dict, conn, flags: dict) -> dict:
+    args, stats = payload["args"], Stats()
+    rng = random.Random(payload["seed"])
+    bots = [BareBot(url=url, seat=seat, stats=stats, think=args.think, rng=rng, table_key=table_id)
+            for url, seat, table_id in payload["bots"]]
+    results = await gather_bounded([bot.connect() for bot in bots])
+    failed = sum(isinstance(r, Exception) for r in results)
+    conn.send(("connected", (len(bots) - failed, failed)))
+    await flag_wait(flags["go"], flags["stop"])
+    stop = asyncio.Event()
+    tasks = [asyncio.ensure_future(bot.run(stop)) for bot in bots if bot.ws is not None]
+    at_close = await flags_follow(stats, flags)
+    stop.set()
+    if tasks:
+        await asyncio.wait(tasks, timeout=30)
+    return stats_export(stats, at_close, connect_failed=failed)
+
+
+async def room_shard(payload: dict, index: int, count: int, conn, flags: dict) -> dict:
+    args, stats = payload["args"], Stats()
+    bots = [Bot(url=url, origin=payload["origin"], stats=stats, table_id=player.table_id, player=player,
+                think=args.think, rng=random.Random(seed))
+            for player, url, seed in payload["bots"]]
+    stop = asyncio.Event()
+    gate = asyncio.Semaphore(32)
+    for bot in bots:
+        bot.acting = False  # connect everyone first, then sit them down table by table
+    tasks = [asyncio.ensure_future(bot.run(stop, connect_gate=gate)) for bot in bots]
+    deadline = time.monotonic() + 300
+    while sum(bot.connected.is_set() for bot in bots) < len(bots) and time.monotonic() < deadline:
+        await asyncio.sleep(0.5)
+    conn.send(("connected", (sum(b.connected.is_set() for b in bots), stats.connect_failures)))
+    await flag_wait(flags["go"], flags["stop"])
+    rate = max(1, round(args.join_rate / count))  # together: --join-rate joins a second
+    for n, bot in enumerate(bots):
+        bot.acting = True
+        await bot.send(type="join", seat=bot.player.seat, buy_in=bot.buy_in, post="now")
+        bot.last_fix = time.monotonic()
+        if n % rate == rate - 1:
+            await asyncio.sleep(1)
+    table_ids = sorted({bot.table_id for bot in bots})
+    deadline = time.monotonic() + max(args.warmup, 60)
+    while time.monotonic() < deadline and not all(t in stats.last_action_at for t in table_ids):
+        await asyncio.sleep(1)
+    conn.send(("playing", sum(1 for t in table_ids if t in stats.last_action_at)))
+    at_close = await flags_follow(stats, flags)
+    for bot in bots:  # stop acting; connections closed
+        bot.acting = False
+    stop.set()
+    await asyncio.wait(tasks, timeout=60)
+    return stats_export(stats, at_close, seqs_never_received=sum(len(bot.missing) for bot in bots))
+
+
+async def bare_phase_split(room: Room, bare_tables: list, args) -> dict:
+    daphne = room.start_daphne("bench.bare:application", name="daphne-bare")
+    room.extra.append(daphne)
+    per_table = args.players // args.tables
+    started = time.monotonic()
+    shards = Shards(room, "bare", [
+        {"args": args, "seed": args.seed + k,
+         "bots": [(f"ws://127.0.0.1:{daphne.port}/ws/bare/{table.id}/?seat={seat}", seat, table.id)
+                  for table in share for seat in range(1, per_table + 1)]}
+        for k, share in enumerate(tables_dealt(bare_tables, args.bot_processes))
+    ])
+    try:
+        connected = await shards.collect("connected", timeout=300)
+        ok = sum(c[0] for c in connected if c)
+        failed = sum(c[1] for c in connected if c)
+        log(f"bare: {ok}/{args.players} connected in {time.monotonic() - started:.1f} s "
+            f"({args.bot_processes} bot processes)")
+        shards.flags["go"].set()
+        window = await measure(room, shards, warmup=args.warmup, seconds=args.seconds, profile=0)
+        now = time.monotonic()
+        shards.stop()
+        parts = await shards.collect("result", timeout=90)
+    finally:
+        shards.stop()
+        shards.join()
+        daphne.stop()
+        room.extra.remove(daphne)
+    if any(p is None for p in parts):
+        raise RuntimeError("a bot process sent no figures")
+    stats = stats_merge(parts)
+    stalled = len(tables_stalled(stats, [t.id for t in bare_tables], now=now, quiet=10 + 2 * args.think))
+    return report("bare", stats, _bare_cpu_names(window), stalled=stalled, tables=len(bare_tables),
+                  extra={"connect_failures": failed, "bot_processes": args.bot_processes})
+
+
+async def room_phase_split(room: Room, players, tables, args) -> dict:
+    from tables.models import Hand
+
+    rng = random.Random(args.seed + 1)
+    origin = f"http://127.0.0.1:{room.daphnes[0].port}"
+    seeds = [rng.random() + index for index in range(len(players))]  # the same bots as in one process
+    by_table: dict = {}
+    for index, player in enumerate(players):
+        daphne = room.daphnes[player.seat % len(room.daphnes)]  # a table's players on different processes
+        by_table.setdefault(player.table_id, []).append(
+            (player, f"ws://127.0.0.1:{daphne.port}/ws/tables/{player.table_id}/", seeds[index]))
+    started = time.monotonic()
+    shards = Shards(room, "room", [
+        {"args": args, "origin": origin, "bots": [bot for table in share for bot in by_table[table.id]]}
+        for share in tables_dealt(tables, args.bot_processes)
+    ])
+    table_ids = [t.id for t in tables]
+
+    def hands_count() -> int:
+        from django.db import connection
+
+        try:
+            return Hand.objects.filter(table_id__in=table_ids).count()
+        finally:
+            connection.close()
+
+    try:
+        connected = await shards.collect("connected", timeout=330)
+        log(f"room: {sum(c[0] for c in connected if c)}/{len(players)} connected in "
+            f"{time.monotonic() - started:.1f} s ({sum(c[1] for c in connected if c)} failed attempts, "
+            f"{args.bot_processes} bot processes)")
+        shards.flags["go"].set()
+        joins = len(players) / args.join_rate
+        playing = await shards.collect("playing", timeout=joins + max(args.warmup, 60) + 30)
+        log(f"room: {sum(p for p in playing if p)}/{len(tables)} tables playing after "
+            f"{time.monotonic() - started:.1f} s")
+        hands_before = await asyncio.to_thread(hands_count)
+        window = await measure(room, shards, warmup=min(args.warmup, 5), seconds=args.seconds,
+                               profile=args.profile)
+        now = time.monotonic()
+        hands = await asyncio.to_thread(hands_count) - hands_before
+        shards.stop()
+        parts = await shards.collect("result", timeout=120)
+    finally:
+        shards.stop()
+        shards.join()
+    if any(p is None for p in parts):
+        raise RuntimeError("a bot process sent no figures")
+    stats = stats_merge(parts)
+    stalled = tables_stalled(stats, table_ids, now=now, quiet=10 + 2 * args.think)
+    lost = sum(p["seqs_never_received"] for p in parts)
+    return report("room", stats, window, stalled=len(stalled), tables=len(tables),
+                  extra={"hands_started_in_window": hands, "seqs_never_received": lost,
+                         "stalled_tables": stalled[:20], "bot_processes": args.bot_processes})
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--players", type=int, default=900)
@@ -270,6 +559,8 @@ def main(argv=None) -> int:
     parser.add_argument("--pg-fast", action="store_true", help="embedded PostgreSQL without fsync")
     parser.add_argument("--profile", type=int, default=0, help="py-spy on daphne for this many seconds")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--bot-processes", type=int, default=1,
+                        help="split the bots (by table) over this many OS processes, each with its own loop")
     parser.add_argument("--join-rate", type=int, default=60, help="joins sent a second after all connected")
     parser.add_argument("--folder", default=str(BASE_DIR / "var" / "bench" / "load"))
     args = parser.parse_args(argv)
@@ -278,6 +569,8 @@ def main(argv=None) -> int:
     per_table = args.players // args.tables
     if not 2 <= per_table <= 6:
         parser.error("2 to 6 players a table (six-max tables)")
+    if not 1 <= args.bot_processes <= args.tables:
+        parser.error("--bot-processes: 1 to --tables processes")
 
     room = Room(Path(args.folder), pg_fast=args.pg_fast)
     results: dict = {"args": vars(args), "started": time.strftime("%Y-%m-%d %H:%M:%S")}
@@ -300,9 +593,10 @@ def main(argv=None) -> int:
 
         connection.close()  # the bots' process keeps no database connection open during the run
         load_before = Path("/proc/loadavg").read_text().split()[:3]
+        split = args.bot_processes > 1
         if not args.no_bare:
-            results["bare"] = asyncio.run(bare_phase(room, bare_tables, args))
-        results["room"] = asyncio.run(room_phase(room, players, tables, args))
+            results["bare"] = asyncio.run((bare_phase_split if split else bare_phase)(room, bare_tables, args))
+        results["room"] = asyncio.run((room_phase_split if split else room_phase)(room, players, tables, args))
         results["loadavg_before"] = load_before
         results["loadavg_after"] = Path("/proc/loadavg").read_text().split()[:3]
         if "bare" in results and results["bare"]["actions_per_second"]:
