@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint format bench install browsers clean
+.PHONY: run test lint format bench install browsers clean manage superuser
 
 $(STAMP): requirements.txt requirements-dev.txt
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -20,6 +20,14 @@ run: $(STAMP)
 test: $(STAMP)
 	$(PY) -m ruff check .
 	$(PY) -m pokerroom.supervisor exec -- $(PY) -m pytest $(PYTEST_ARGS)
+
+# manage.py against the room's own data (a running `make run`'s servers, or the embedded ones):
+#   make manage ARGS="ledger_check"
+manage: $(STAMP)
+	$(PY) -m pokerroom.supervisor manage $(ARGS)
+
+superuser: $(STAMP)
+	$(PY) -m pokerroom.supervisor manage createsuperuser
 
 lint: $(STAMP)
 	$(PY) -m ruff check .

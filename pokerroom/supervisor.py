@@ -7,6 +7,9 @@
     python -m pokerroom.supervisor exec -- COMMAND ...
         the same embedded servers (throw-away data in var/test/) around one command, whose exit code it
         returns: `make test` runs pytest this way.
+    python -m pokerroom.supervisor manage ARGS ...
+        `manage.py ARGS` against the room's own data: the servers of a running `make run` (their URLs are in
+        var/run/urls.env while it runs), or the embedded ones started for the command: `make superuser`.
 
 Children run in sessions of their own, so that a Ctrl-C reaches only this process, which then stops them in
 order (web first, the databases last) instead of all at once.
@@ -28,6 +31,7 @@ BASE_DIR = Path(__file__).resolve().parent.parent
 PY = sys.executable
 # Where `run` keeps the embedded servers' data (a test points it at a temporary folder).
 RUN_DIR = Path(os.environ.get("ROOM_RUN_DIR", BASE_DIR / "var" / "run"))
+URLS_FILE = RUN_DIR / "urls.env"
 RESTARTS_ALLOWED = 5
 RESTART_WINDOW = 60.0
 
@@ -86,9 +90,10 @@ def run(host: str, port: int) -> int:
     code = 0
     try:
         env = services.start(dict(os.environ))
+        RUN_DIR.mkdir(parents=True, exist_ok=True)
+        URLS_FILE.write_text(f"DATABASE_URL={env['DATABASE_URL']}\nREDIS_URL={env['REDIS_URL']}\n")
         _manage(env, "migrate", "--noinput", "-v", "0")
         _manage(env, "seed_demo")
-        RUN_DIR.mkdir(parents=True, exist_ok=True)
         commands = [
             ("daphne", [PY, "-m", "daphne", "-b", host, "-p", str(port), "pokerroom.asgi:application"]),
             ("worker", [PY, "-m", "celery", "-A", "pokerroom", "worker", "-l", "info", "--concurrency", "2",
@@ -133,9 +138,42 @@ def run(host: str, port: int) -> int:
         log("stopping…")
         for _name, proc in reversed(children):
             stop_child(proc, timeout=20)
+        URLS_FILE.unlink(missing_ok=True)
         services.stop()
         log("stopped")
     return code
+
+
+def _running_room_env() -> dict[str, str] | None:
+    """The URLs of a `make run` that is running now, if its servers answer."""
+    import socket
+    from urllib.parse import urlsplit
+
+    if not URLS_FILE.exists():
+        return None
+    urls = dict(line.split("=", 1) for line in URLS_FILE.read_text().splitlines() if "=" in line)
+    for url in urls.values():
+        parts = urlsplit(url)
+        try:
+            socket.create_connection((parts.hostname, parts.port), timeout=1).close()
+        except OSError:
+            return None
+    return urls
+
+
+def manage_command(args: list[str]) -> int:
+    env = dict(os.environ)
+    services = Services(RUN_DIR, for_tests=False)
+    try:
+        if not (env.get("DATABASE_URL") and env.get("REDIS_URL")):
+            running = _running_room_env()
+            if running:
+                env.update({name: url for name, url in running.items() if not env.get(name)})
+            else:
+                env = services.start(env)
+        return subprocess.run([PY, "manage.py", *args], cwd=BASE_DIR, env=env).returncode
+    finally:
+        services.stop()
 
 
 def exec_command(command: list[str]) -> int:
@@ -161,9 +199,13 @@ def main(argv: list[str] | None = None) -> int:
     run_parser.add_argument("--port", type=int, default=int(os.environ.get("PORT", "8000")))
     exec_parser = sub.add_parser("exec")
     exec_parser.add_argument("command", nargs=argparse.REMAINDER)
+    manage_parser = sub.add_parser("manage")
+    manage_parser.add_argument("args", nargs=argparse.REMAINDER)
     args = parser.parse_args(argv)
     if args.mode == "run":
         return run(args.host, args.port)
+    if args.mode == "manage":
+        return manage_command(args.args)
     command = args.command[1:] if args.command[:1] == ["--"] else args.command
     if not command:
         parser.error("exec needs a command")

@@ -68,6 +68,12 @@ def test_make_run_serves_the_lobby_and_ctrl_c_leaves_nothing_running(tmp_path):
             assert program in names, f"{program} is running"
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/tables/", timeout=5) as response:
             tables_first = response.read()
+        # management commands reach the running room's own servers (how staff create the first superuser)
+        env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
+        checked = subprocess.run([sys.executable, "-m", "pokerroom.supervisor", "manage", "ledger_check"],
+                                 cwd=BASE_DIR, env={**env, "ROOM_RUN_DIR": str(tmp_path)}, capture_output=True,
+                                 text=True, timeout=120)
+        assert checked.returncode == 0 and "ledger OK" in checked.stdout, checked.stdout + checked.stderr
         # a worker that dies (as Celery's does when its broker restarts) is started again
         worker = next(c for c in children if "worker" in cmdline(c) and c.ppid() == proc.pid)
         worker.kill()
