@@ -414,6 +414,9 @@ def table_act(*, table_id: int, user, hand_id: int, action_no: int, action: str,
     with transaction.atomic():
         table = table_lock(table_id=table_id)
         hand = hand_running(table=table)
+        if hand is None and action in ("show", "muck"):
+            _winner_choice(table=table, user=user, hand_id=hand_id, action_no=action_no, action=action)
+            return
         if hand is None or hand.id != hand_id:
             raise TableError("stale", _("That hand is over."))
         if hand.action_no != action_no:
@@ -430,6 +433,33 @@ def table_act(*, table_id: int, user, hand_id: int, action_no: int, action: str,
             seat.time_bank_ms = remaining  # what is left of the time bank stays in it
         seat.timeouts_in_row = 0
         seat.save(update_fields=["time_bank_ms", "timeouts_in_row"])
+
+
+def _winner_choice(*, table: Table, user, hand_id: int, action_no: int, action: str) -> None:
+    """The uncontested winner of the table's last hand shows (or mucks) before the next deal. The money is
+    already settled; the hand's log, the cards shown and the public openings change. Caller holds the lock."""
+    hand = Hand.objects.filter(pk=hand_id, table=table, status=Hand.Status.COMPLETE).first()
+    seat = _seat_of(table=table, user=user)
+    if hand is None or seat is None or hand.action_no != action_no:
+        raise TableError("stale", _("That hand is over."))
+    state = hand_engine(hand=hand, table=table)
+    if state.winner_may_show != seat.number - 1:
+        raise TableError("stale", _("That hand is over."))
+    _cache.pop(hand.id, None)
+    try:
+        events = state.act(Action(seat=seat.number - 1, kind=action))
+    except IllegalAction as refused:
+        raise TableError(refused.code, _refusal_text(refused, state=state, table=table)) from None
+    _remember(hand.id, state)
+    hand.actions = [*hand.actions, {"seat": seat.number - 1, "action": action}]
+    hand.result = {
+        **hand.result,
+        "shown": {str(s + 1): cards for s, cards in state.shown_cards().items()},
+        "public_positions": state.public_positions(),
+    }
+    hand.save(update_fields=["actions", "result"])
+    public = [event_for_clients(event.as_dict()) for event in events if event.to is None]
+    broadcast.table_publish_on_commit(table_id=table.id, events=public, table=table, hand=None, state=None)
 
 
 def hand_apply(*, table: Table, hand: Hand, state: EngineHand, action: Action) -> EngineHand:
@@ -510,9 +540,10 @@ def _after_hand_change(*, table: Table, hand: Hand, state: EngineHand, events) -
     for event in public:
         if event["event"] == "hand_ended":
             event.update(hand_summary(hand=hand))
-    running = not state.is_over
+    # A hand is shown while it runs, and after it while its uncontested winner may still choose to show.
+    shown = not state.is_over or state.winner_may_show is not None
     broadcast.table_publish_on_commit(
-        table_id=table.id, events=public, table=table, hand=hand if running else None, state=state if running else None
+        table_id=table.id, events=public, table=table, hand=hand if shown else None, state=state if shown else None
     )
 
 

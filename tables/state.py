@@ -83,14 +83,24 @@ def table_snapshot(*, table: Table, hand: Hand | None, state: EngineHand | None)
             "deck_commitment": hand.commitment,
         }
         snapshot["board"] = state.board
-        snapshot["pots"] = [
-            {"amount": pot.amount, "rake": 0, "net": pot.amount, "eligible": [s + 1 for s in pot.eligible]}
-            for pot in state.pots()
-        ]
+        if state.settlement is not None:
+            snapshot["pots"] = [
+                {"amount": pot.amount, "rake": pot.rake, "net": pot.net, "eligible": [s + 1 for s in pot.eligible]}
+                for pot in state.settlement.pots
+            ]
+        else:
+            snapshot["pots"] = [
+                {"amount": pot.amount, "rake": 0, "net": pot.amount, "eligible": [s + 1 for s in pot.eligible]}
+                for pot in state.pots()
+            ]
         if state.to_act is not None:
             snapshot["to_act"] = state.to_act + 1
             snapshot["remaining_ms"] = max(0, int((hand.deadline - now).total_seconds() * 1000)) if hand.deadline else None
             snapshot["_legal"] = state.legal_actions()
+        elif state.is_over and state.winner_may_show is not None:
+            # Won uncontested: until the next deal the winner may show (SPEC 1.1; not showing is mucking).
+            snapshot["to_act"] = state.winner_may_show + 1
+            snapshot["_legal"] = [{"action": "show", "min": 0, "max": 0}, {"action": "muck", "min": 0, "max": 0}]
     return snapshot
 
 

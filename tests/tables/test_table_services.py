@@ -334,3 +334,38 @@ def test_a_player_with_auto_muck_off_chooses_to_show_or_muck_a_losing_hand(playe
     assert choices == [button], "the player who cannot win is asked, and only them"
     assert list(hand.result["shown"]) == [str(big_blind + 1)], "the winner is shown, the mucked hand never"
     assert hand.result["won"] == {str(big_blind): 4}
+
+
+def test_an_uncontested_winner_may_show_before_the_next_deal(players):
+    table = table_create()
+    alice, bob = players[:2]
+    sit(table, alice, 1)
+    sit(table, bob, 2)
+    hand = services.hand_deal(table_id=table.id)
+    folder = to_act_user(table, players)
+    winner = bob if folder == alice else alice
+    act(table, folder, "fold")
+    hand.refresh_from_db()
+    assert hand.status == "complete" and hand.result["shown"] == {}
+    state = services.hand_engine(hand=hand, table=table)
+    snapshot = table_snapshot(table=table, hand=hand, state=state)
+    winner_seat = Seat.objects.get(table=table, user=winner).number
+    folder_seat = 3 - winner_seat
+    offer = for_viewer(snapshot, seat_number=winner_seat, hole_cards=hand.hole_cards[str(winner_seat - 1)])
+    assert offer["to_act"] == winner_seat and {a["action"] for a in offer["legal"]} == {"show", "muck"}
+    assert for_viewer(snapshot, seat_number=folder_seat, hole_cards=None)["legal"] is None
+    with pytest.raises(services.TableError):
+        services.table_act(table_id=table.id, user=folder, hand_id=hand.id, action_no=hand.action_no,
+                           action="show", amount=None)
+    services.table_act(table_id=table.id, user=winner, hand_id=hand.id, action_no=hand.action_no, action="show",
+                       amount=None)
+    hand.refresh_from_db()
+    assert hand.result["shown"] == {str(winner_seat): hand.hole_cards[str(winner_seat - 1)]}
+    assert hand.result["won"] and hand.status == "complete"
+    with pytest.raises(services.TableError) as refused:
+        services.table_act(table_id=table.id, user=winner, hand_id=hand.id, action_no=hand.action_no - 1,
+                           action="show", amount=None)
+    assert refused.value.code == "stale", "shown once"
+    opened = {o["card"] for o in services.hand_openings_for(hand=hand, user=None)}
+    assert set(hand.hole_cards[str(winner_seat - 1)]) <= opened, "a shown hand is opened to everyone"
+    assert services.hand_deal(table_id=table.id) is not None, "the next hand deals as usual"
