@@ -28,6 +28,22 @@ def to_act_user(table, players):
     return next(p for p in players if p.id == seat.user_id)
 
 
+def passive(legal: set[str]) -> str:
+    return "check" if "check" in legal else ("call" if "call" in legal else "show")
+
+
+def play_out(table, players, hand, *, choose=lambda user, legal: passive(legal)) -> Hand:
+    """Play `hand` to its end, each player to act taking `choose(user, legal actions)`."""
+    while True:
+        hand.refresh_from_db()
+        if hand.status != "running":
+            return hand
+        state = services.hand_engine(hand=hand, table=table)
+        legal = {item["action"] for item in state.legal_actions()}
+        user = to_act_user(table, players)
+        act(table, user, choose(user, legal))
+
+
 def test_two_players_sit_a_hand_is_dealt_and_a_fold_settles_it(players):
     table = table_create()
     alice, bob = players[:2]
@@ -87,17 +103,7 @@ def test_a_hand_to_showdown_conserves_chips_and_takes_the_rake(players):
     table = table_create()
     for seat, user in enumerate(players[:3], start=1):
         sit(table, user, seat)
-    services.hand_deal(table_id=table.id)
-    # everyone calls and checks to the showdown
-    for _ in range(40):
-        hand = Hand.objects.get(pk=Hand.objects.filter(table=table).latest("id").id)
-        if hand.status != "running":
-            break
-        user = to_act_user(table, players)
-        state = services.hand_engine(hand=hand, table=table)
-        legal = {item["action"] for item in state.legal_actions()}
-        act(table, user, "check" if "check" in legal else ("call" if "call" in legal else "show"))
-    hand.refresh_from_db()
+    hand = play_out(table, players, services.hand_deal(table_id=table.id))  # everyone calls and checks down
     assert hand.status == Hand.Status.COMPLETE
     assert hand.pot_total == 6 and hand.players_saw_flop == 3
     stacks = seat_stacks(table=table)
@@ -148,14 +154,7 @@ def test_the_end_of_a_hand_opens_the_public_cards_against_the_commitment_and_eac
     for seat, user in enumerate(players[:3], start=1):
         sit(table, user, seat)
     hand = services.hand_deal(table_id=table.id)
-    while True:
-        hand.refresh_from_db()
-        if hand.status != "running":
-            break
-        state = services.hand_engine(hand=hand, table=table)
-        legal = {item["action"] for item in state.legal_actions()}
-        user = to_act_user(table, players)
-        act(table, user, "check" if "check" in legal else ("call" if "call" in legal else "show"))
+    hand = play_out(table, players, hand)
     summary = services.hand_summary(hand=hand)
     assert len(summary["board"]) == 5
     opened = {o["card"] for o in summary["openings"]}
@@ -178,11 +177,7 @@ def test_a_straddle_is_posted_by_the_first_player_after_the_big_blind_who_asked_
         sit(table, user, seat, post="now")
     first = services.hand_deal(table_id=table.id)
     # play the first hand out by folding to the end, then ask the next hand's first-after-BB to straddle
-    while True:
-        first.refresh_from_db()
-        if first.status != "running":
-            break
-        act(table, to_act_user(table, players), "fold")
+    play_out(table, players, first, choose=lambda user, legal: "fold")
     with pytest.raises(services.TableError):
         services.seat_options(table_id=table_create().id, user=players[0], auto_muck=None, straddle=True)
     for user in players[:4]:
@@ -213,14 +208,7 @@ def test_a_player_who_folds_and_leaves_is_cashed_out_only_when_the_hand_ends(pla
     services.seat_leave(table_id=table.id, user=quitter)
     seat = Seat.objects.get(table=table, user=quitter)
     assert seat.leave_after_hand, "still seated while the hand is played"
-    while True:
-        hand.refresh_from_db()
-        if hand.status != "running":
-            break
-        user = to_act_user(table, players)
-        state = services.hand_engine(hand=hand, table=table)
-        legal = {item["action"] for item in state.legal_actions()}
-        act(table, user, "check" if "check" in legal else ("call" if "call" in legal else "show"))
+    hand = play_out(table, players, hand)
     assert not Seat.objects.filter(table=table, user=quitter).exists()
     assert wallet_balances(user=quitter)["play"] == before + put_in, "a folded UTG loses nothing; all comes back"
 
@@ -318,18 +306,14 @@ def test_a_player_with_auto_muck_off_chooses_to_show_or_muck_a_losing_hand(playe
     big_blind = next(seat for seat, kind in hand.config["posts"] if kind == "big_blind")
     assert hand.hole_cards[str(big_blind)] == ["As", "Ad"]
     choices = []
-    while True:
-        hand.refresh_from_db()
-        if hand.status != "running":
-            break
-        state = services.hand_engine(hand=hand, table=table)
-        legal = {item["action"] for item in state.legal_actions()}
-        user = to_act_user(table, players)
+
+    def choose(user, legal):
         if legal == {"show", "muck"}:
-            choices.append(hand.to_act)
-            act(table, user, "muck")
-            continue
-        act(table, user, "check" if "check" in legal else "call")
+            choices.append(Seat.objects.get(table=table, user=user).number - 1)
+            return "muck"
+        return passive(legal)
+
+    hand = play_out(table, players, hand, choose=choose)
     button = 1 - big_blind
     assert choices == [button], "the player who cannot win is asked, and only them"
     assert list(hand.result["shown"]) == [str(big_blind + 1)], "the winner is shown, the mucked hand never"
