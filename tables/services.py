@@ -421,18 +421,18 @@ def table_act(*, table_id: int, user, hand_id: int, action_no: int, action: str,
             raise TableError("stale", _("That hand is over."))
         if hand.action_no != action_no:
             raise TableError("stale", _("That decision has already been taken."))
-        seat = _seat_of(table=table, user=user)
-        if seat is None or str(seat.number - 1) not in hand.players:
+        seat = next((int(s) for s, player in hand.players.items() if player["user"] == user.id), None)
+        if seat is None:
             raise TableError("not_in_hand", _("You are not playing this hand."))
         state = hand_engine(hand=hand, table=table)
-        if state.to_act != seat.number - 1:
+        if state.to_act != seat:
             raise TableError("not_your_turn", _("It is not your turn."))
-        hand_apply(table=table, hand=hand, state=state, action=Action(seat=seat.number - 1, kind=action, amount=amount))
-        remaining = _remaining_ms(hand)
-        if hand.time_bank_used and remaining > 0:
-            seat.time_bank_ms = remaining  # what is left of the time bank stays in it
-        seat.timeouts_in_row = 0
-        seat.save(update_fields=["time_bank_ms", "timeouts_in_row"])
+        banked, left = hand.time_bank_used, _remaining_ms(hand)  # read before the next decision's clock
+        hand_apply(table=table, hand=hand, state=state, action=Action(seat=seat, kind=action, amount=amount))
+        changes = {"timeouts_in_row": 0}
+        if banked:
+            changes["time_bank_ms"] = left  # what is left of the time bank stays in it
+        Seat.objects.filter(table=table, number=seat + 1).update(**changes)
 
 
 def _winner_choice(*, table: Table, user, hand_id: int, action_no: int, action: str) -> None:

@@ -97,3 +97,20 @@ def test_two_timeouts_in_a_row_sit_the_player_out_after_the_hand(players):
     seat = Seat.objects.get(table=table, user=sleeper)
     assert seat.status == Seat.Status.SITTING_OUT
     assert services.hand_deal(table_id=table.id) is None, "one player left ready: no hand"
+
+
+def test_what_is_left_of_the_time_bank_stays_in_it(players):
+    table = table_create(time_bank_seconds=10)
+    alice, bob = players[:2]
+    sit(table, alice, 1)
+    sit(table, bob, 2)
+    hand = services.hand_deal(table_id=table.id)
+    expire(hand)
+    services.hand_timeout(hand_id=hand.id, action_no=0)  # the clock ran out: the time bank starts
+    hand = running(table)
+    seat = Seat.objects.get(table=table, number=hand.to_act + 1)
+    assert hand.time_bank_used and seat.time_bank_ms == 0
+    services.table_act(table_id=table.id, user=seat.user, hand_id=hand.id, action_no=0, action="call", amount=None)
+    seat.refresh_from_db()
+    assert 8_000 < seat.time_bank_ms <= 10_000, "acting in the time bank keeps what was not used"
+    assert seat.timeouts_in_row == 0
