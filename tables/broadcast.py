@@ -43,7 +43,7 @@ def table_send_events_on_commit(*, table_id: int, events: list[dict]) -> int:
         return 0
     first = table_take_seqs(table_id=table_id, count=len(events))
     messages = [{"type": "event", "seq": first + i, **event} for i, event in enumerate(events)]
-    transaction.on_commit(lambda: [group_send(table_group(table_id), message) for message in messages])
+    transaction.on_commit(lambda: group_send_batch(table_group(table_id), messages))
     return first + len(events) - 1
 
 
@@ -91,5 +91,5 @@ def lobby_send_on_commit() -> None:
     transaction.on_commit(lambda: group_send(LOBBY_GROUP, {"type": "tables", "tables": table_list_open()}))
 
 
-def group_send(group: str, message: dict, *, kind: str = "room.message") -> None:
-    async_to_sync(get_channel_layer().group_send)(group, {"type": kind, "message": message})
+def group_send(group: str, message: dict) -> None:
+    async_to_sync(get_channel_layer().group_send)(group, {"type": "room.message", "message": message})

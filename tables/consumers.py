@@ -125,9 +125,6 @@ class TableConsumer(RoomConsumer):
         if snapshot is not None:
             await self.send_state(snapshot)
 
-    async def room_state(self, event: dict) -> None:
-        await self.send_state(event["message"])
-
     async def room_batch(self, event: dict) -> None:
         for message in event["messages"]:
             if message["type"] == "state":
@@ -135,10 +132,6 @@ class TableConsumer(RoomConsumer):
             else:
                 self.last_seq = max(self.last_seq, message.get("seq", 0))
                 await self.send_json(message)
-
-    async def room_message(self, event: dict) -> None:
-        self.last_seq = max(self.last_seq, event["message"].get("seq", 0))
-        await self.send_json(event["message"])
 
     async def send_state(self, snapshot: dict) -> None:
         self.last_seq = max(self.last_seq, snapshot.get("seq", 0))

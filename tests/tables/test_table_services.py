@@ -28,6 +28,14 @@ def to_act_user(table, players):
     return next(p for p in players if p.id == seat.user_id)
 
 
+def heads_up(players, **table_options):
+    """A table with the first two players in seats 1 and 2 and the first hand dealt."""
+    table = table_create(**table_options)
+    sit(table, players[0], 1)
+    sit(table, players[1], 2)
+    return table, services.hand_deal(table_id=table.id)
+
+
 def passive(legal: set[str]) -> str:
     return "check" if "check" in legal else ("call" if "call" in legal else "show")
 
@@ -70,11 +78,8 @@ def test_two_players_sit_a_hand_is_dealt_and_a_fold_settles_it(players):
 
 
 def test_a_stale_or_repeated_act_is_refused_and_changes_nothing(players):
-    table = table_create()
+    table, hand = heads_up(players)
     alice, bob = players[:2]
-    sit(table, alice, 1)
-    sit(table, bob, 2)
-    hand = services.hand_deal(table_id=table.id)
     first = to_act_user(table, players)
     services.table_act(table_id=table.id, user=first, hand_id=hand.id, action_no=0, action="call", amount=None)
     with pytest.raises(services.TableError) as refused:
@@ -85,11 +90,8 @@ def test_a_stale_or_repeated_act_is_refused_and_changes_nothing(players):
 
 
 def test_an_illegal_amount_is_refused_with_the_engines_reason(players):
-    table = table_create()
+    table, hand = heads_up(players)
     alice, bob = players[:2]
-    sit(table, alice, 1)
-    sit(table, bob, 2)
-    hand = services.hand_deal(table_id=table.id)
     first = to_act_user(table, players)
     for amount in (3, 10_000, 7 * 10**11):
         with pytest.raises(services.TableError) as refused:
@@ -217,11 +219,8 @@ def test_self_exclusion_at_the_table_cashes_out_after_the_hand_and_blocks_sittin
     from cashier import services as cashier
     from cashier.errors import CashierError
 
-    table = table_create()
+    table, hand = heads_up(players)
     alice, bob = players[:2]
-    sit(table, alice, 1)
-    sit(table, bob, 2)
-    hand = services.hand_deal(table_id=table.id)
     cashier.player_self_exclude(user=alice, period="30d")
     assert Seat.objects.filter(table=table, user=alice).exists(), "not during the hand in play"
     act(table, to_act_user(table, players), "fold")
@@ -321,11 +320,8 @@ def test_a_player_with_auto_muck_off_chooses_to_show_or_muck_a_losing_hand(playe
 
 
 def test_an_uncontested_winner_may_show_before_the_next_deal(players):
-    table = table_create()
+    table, hand = heads_up(players)
     alice, bob = players[:2]
-    sit(table, alice, 1)
-    sit(table, bob, 2)
-    hand = services.hand_deal(table_id=table.id)
     folder = to_act_user(table, players)
     winner = bob if folder == alice else alice
     act(table, folder, "fold")
