@@ -10,7 +10,8 @@ app.autodiscover_tasks()
 
 
 # Workers announce themselves in Redis every few seconds, so /healthz can tell at once whether any is alive
-# (a broadcast ping would make every health check wait out its whole timeout).
+# (a broadcast ping would make every health check wait out its whole timeout). Each worker also runs the
+# decision clock (tables.clock), which sends the timeouts of decisions whose time ran out.
 HEARTBEAT_PREFIX = "room:worker:"
 HEARTBEAT_SECONDS = 5
 
@@ -43,15 +44,19 @@ def _connect_heartbeat() -> None:
 
     @worker_ready.connect(weak=False)
     def start(sender, **kwargs):
-        thread = threading.Thread(target=_heartbeat_loop, args=(sender.hostname, stop), daemon=True)
-        threads.append(thread)
-        thread.start()
+        from tables.clock import clock_loop
+
+        heartbeat = threading.Thread(target=_heartbeat_loop, args=(sender.hostname, stop), daemon=True)
+        clock = threading.Thread(target=clock_loop, args=(stop,), name="decision-clock", daemon=True)
+        for thread in (heartbeat, clock):
+            threads.append(thread)
+            thread.start()
 
     @worker_shutdown.connect(weak=False)
     def finish(sender, **kwargs):
         stop.set()
         for thread in threads:
-            thread.join(timeout=3)  # its last act is to remove the worker's key
+            thread.join(timeout=3)  # the heartbeat's last act is to remove the worker's key
 
 
 _connect_heartbeat()

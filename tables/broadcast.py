@@ -56,13 +56,14 @@ _FETCH = object()
 
 
 def table_publish_on_commit(
-    *, table_id: int, events: list[dict], table: Table | None = None, hand=_FETCH, state=_FETCH
+    *, table_id: int, events: list[dict], table: Table | None = None, hand=_FETCH, state=_FETCH, seats=None,
+    stacks=None,
 ) -> int:
     """What one change of the table tells its watchers: its public events, then a public snapshot of the
     table as it is now (taken inside the caller's transaction, under its lock), numbered together in one
     update and sent after commit as one group message; each consumer adds its player's private part and
-    sends them as separate frames. Returns the snapshot's seq. `table`, `hand` and `state`, when the caller
-    holds them (under the table's lock), save fetching them again."""
+    sends them as separate frames. Returns the snapshot's seq. `table`, `hand`, `state`, `seats` and
+    `stacks`, when the caller holds them current (under the table's lock), save fetching them again."""
     from tables.services import hand_engine, hand_running
     from tables.state import table_snapshot
 
@@ -71,7 +72,7 @@ def table_publish_on_commit(
     if hand is _FETCH:  # the caller may pass what it already holds: the running hand (or None) and its state
         hand = hand_running(table=table)
         state = hand_engine(hand=hand, table=table) if hand is not None else None
-    snapshot = table_snapshot(table=table, hand=hand, state=state)
+    snapshot = table_snapshot(table=table, hand=hand, state=state, seats=seats, stacks=stacks)
     first = table_take_seqs(table_id=table_id, count=len(events) + 1)
     messages = [{"type": "event", "seq": first + i, **event} for i, event in enumerate(events)]
     snapshot["seq"] = first + len(events)

@@ -11,6 +11,7 @@ Seat numbers: the database, the protocol and the page count seats from 1; the en
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
 from datetime import timedelta
 
 from django.db import transaction
@@ -408,12 +409,39 @@ def _stacks_of(*, table: Table, seats) -> dict[int, int]:
 # --- acting --------------------------------------------------------------------------------------
 
 
+@dataclass
+class _TableView:
+    """What this process last saw of a table whose hand is running, valid while the table's `seq` is still
+    `seq`: every change to a table's hand, seats or stacks is published, and every publish moves `seq` on in
+    the same transaction. Kept only once committed, and taken out while a transaction works on it, so a
+    change that rolls back is never read again."""
+
+    seq: int
+    hand: Hand
+    seats: list[Seat]
+    stacks: dict[int, int]
+
+
+_views: dict[int, _TableView] = {}
+
+
+def _table_seats(*, table: Table) -> list[Seat]:
+    return list(Seat.objects.filter(table=table).select_related("user").order_by("number"))
+
+
 def table_act(*, table_id: int, user, hand_id: int, action_no: int, action: str, amount: int | None) -> None:
     """A player's action in the hand. Refused with a TableError (nothing changed) when it answers another
-    decision than the one the hand waits for, or when the engine finds it illegal. Locks the table."""
+    decision than the one the hand waits for, or when the engine finds it illegal. Locks the table.
+
+    Between two actions at the same table this process usually holds the hand, its seats and stacks as
+    they were (a `_TableView` at the table's current seq): then the action costs the lock, the hand's update
+    and the seq's, and nothing else is read."""
     with transaction.atomic():
         table = table_lock(table_id=table_id)
-        hand = hand_running(table=table)
+        view = _views.pop(table.id, None)
+        if view is not None and view.seq != table.seq:
+            view = None
+        hand = view.hand if view is not None else hand_running(table=table)
         if hand is None and action in ("show", "muck"):
             _winner_choice(table=table, user=user, hand_id=hand_id, action_no=action_no, action=action)
             return
@@ -427,12 +455,21 @@ def table_act(*, table_id: int, user, hand_id: int, action_no: int, action: str,
         state = hand_engine(hand=hand, table=table)
         if state.to_act != seat:
             raise TableError("not_your_turn", _("It is not your turn."))
-        banked, left = hand.time_bank_used, _remaining_ms(hand)  # read before the next decision's clock
-        hand_apply(table=table, hand=hand, state=state, action=Action(seat=seat, kind=action, amount=amount))
-        changes = {"timeouts_in_row": 0}
-        if banked:
-            changes["time_bank_ms"] = left  # what is left of the time bank stays in it
-        Seat.objects.filter(table=table, number=seat + 1).update(**changes)
+        seats = view.seats if view is not None else _table_seats(table=table)
+        stacks = view.stacks if view is not None else seat_stacks(table=table)
+        row = next(s for s in seats if s.number == seat + 1)
+        changes = {"timeouts_in_row": 0} if row.timeouts_in_row else {}
+        if hand.time_bank_used:
+            changes["time_bank_ms"] = _remaining_ms(hand)  # what is left of the time bank stays in it
+        if changes:  # before the snapshot, which shows the time bank
+            Seat.objects.filter(pk=row.pk).update(**changes)
+            for field, value in changes.items():
+                setattr(row, field, value)
+        seq = hand_apply(table=table, hand=hand, state=state, action=Action(seat=seat, kind=action, amount=amount),
+                         seats=seats, stacks=stacks)
+        if not state.is_over:
+            kept = _TableView(seq=seq, hand=hand, seats=seats, stacks=stacks)
+            transaction.on_commit(lambda: _views.__setitem__(table.id, kept))
 
 
 def _winner_choice(*, table: Table, user, hand_id: int, action_no: int, action: str) -> None:
@@ -462,10 +499,14 @@ def _winner_choice(*, table: Table, user, hand_id: int, action_no: int, action: 
     broadcast.table_publish_on_commit(table_id=table.id, events=public, table=table, hand=None, state=None)
 
 
-def hand_apply(*, table: Table, hand: Hand, state: EngineHand, action: Action) -> EngineHand:
+def hand_apply(
+    *, table: Table, hand: Hand, state: EngineHand, action: Action, seats: list[Seat] | None = None,
+    stacks: dict[int, int] | None = None,
+) -> int:
     """Apply `action` to the hand's state in place (the engine validates first: an IllegalAction changes
-    nothing) and store it. The state leaves the cache while it changes, so a failure half-way, or a
-    transaction that rolls back, makes the next caller rebuild it from the stored log."""
+    nothing) and store it; returns the seq of the snapshot that tells it. The state leaves the cache while it
+    changes, so a failure half-way, or a transaction that rolls back, makes the next caller rebuild it from
+    the stored log."""
     _cache.pop(hand.id, None)
     try:
         events = state.act(action)
@@ -474,8 +515,7 @@ def hand_apply(*, table: Table, hand: Hand, state: EngineHand, action: Action) -
         raise TableError(refused.code, _refusal_text(refused, state=state, table=table)) from None
     hand.actions = [*hand.actions, action.as_dict()]
     _remember(hand.id, state)
-    _after_hand_change(table=table, hand=hand, state=state, events=events)
-    return state
+    return _after_hand_change(table=table, hand=hand, state=state, events=events, seats=seats, stacks=stacks)
 
 
 def _refusal_text(refused: IllegalAction, *, state: EngineHand, table: Table) -> str:
@@ -517,8 +557,13 @@ def _remaining_ms(hand: Hand) -> int:
     return max(0, int((hand.deadline - timezone.now()).total_seconds() * 1000))
 
 
-def _after_hand_change(*, table: Table, hand: Hand, state: EngineHand, events) -> None:
-    """Store the hand's new state, then (after commit) broadcast it and set the next timer."""
+def _after_hand_change(
+    *, table: Table, hand: Hand, state: EngineHand, events, seats: list[Seat] | None = None,
+    stacks: dict[int, int] | None = None,
+) -> int:
+    """Store the hand's new state and (after commit) broadcast it; returns the snapshot's seq. `seats` (with
+    their users) and `stacks` (seat number -> chips between hands), when the caller holds them current, save
+    the snapshot its two queries."""
     if hand.players_saw_flop == 0 and any(e.kind == "street" and e.data.get("street") == "flop" for e in events):
         hand.players_saw_flop = len(state.order) - len(state.folded)
     if state.is_over:
@@ -531,8 +576,7 @@ def _after_hand_change(*, table: Table, hand: Hand, state: EngineHand, events) -
             hand.save()
         else:  # the configuration, the deck and the cards never change after the deal: don't rewrite them
             hand.save(update_fields=["actions", "to_act", "deadline", "time_bank_used", "players_saw_flop"])
-        decision = (hand.id, hand.action_no)
-        transaction.on_commit(lambda: _schedule_timeout(*decision, eta=hand.deadline))
+        decision = (hand.id, hand.action_no)  # its timeout: the workers' decision clock reads the deadline
         bot_seat = hand.players.get(str(state.to_act), {})
         if bot_seat.get("bot"):
             transaction.on_commit(lambda: _schedule_bot(*decision))
@@ -542,8 +586,10 @@ def _after_hand_change(*, table: Table, hand: Hand, state: EngineHand, events) -
             event.update(hand_summary(hand=hand))
     # A hand is shown while it runs, and after it while its uncontested winner may still choose to show.
     shown = not state.is_over or state.winner_may_show is not None
-    broadcast.table_publish_on_commit(
-        table_id=table.id, events=public, table=table, hand=hand if shown else None, state=state if shown else None
+    held = {} if state.is_over or seats is None else {"seats": seats, "stacks": stacks}  # the end moved them
+    return broadcast.table_publish_on_commit(
+        table_id=table.id, events=public, table=table, hand=hand if shown else None, state=state if shown else None,
+        **held,
     )
 
 
@@ -655,8 +701,7 @@ def hand_timeout(*, hand_id: int, action_no: int) -> bool:
         if hand.status != Hand.Status.RUNNING or hand.action_no != action_no:
             return False
         if hand.deadline and hand.deadline > timezone.now():
-            transaction.on_commit(lambda: _schedule_timeout(hand_id, action_no, eta=hand.deadline))
-            return False
+            return False  # the time bank moved it on: the clock comes back
         state = hand_engine(hand=hand, table=table)
         seat_no = state.to_act
         seat = Seat.objects.filter(table=table, number=seat_no + 1).first()
@@ -666,7 +711,6 @@ def hand_timeout(*, hand_id: int, action_no: int) -> bool:
             hand.save(update_fields=["deadline", "time_bank_used"])
             seat.time_bank_ms = 0
             seat.save(update_fields=["time_bank_ms"])
-            transaction.on_commit(lambda: _schedule_timeout(hand_id, action_no, eta=hand.deadline))
             broadcast.table_send_state_on_commit(table_id=table.id)
             return True
         legal = {item["action"] for item in state.legal_actions()}
@@ -707,12 +751,6 @@ def tables_idle() -> list[int]:
 
 
 # --- scheduling (after commit only) --------------------------------------------------------------
-
-
-def _schedule_timeout(hand_id: int, action_no: int, *, eta) -> None:
-    from tables.tasks import hand_timeout_task
-
-    hand_timeout_task.apply_async((hand_id, action_no), eta=eta)
 
 
 def _schedule_deal(table_id: int, *, countdown: float) -> None:

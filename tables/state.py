@@ -26,10 +26,15 @@ def _seat_status(seat: Seat, state: EngineHand | None, in_hand: bool) -> str:
     return seat.status
 
 
-def table_snapshot(*, table: Table, hand: Hand | None, state: EngineHand | None) -> dict:
-    """Everything public about the table now. `hand`/`state` are the running hand (or None)."""
-    seats = list(Seat.objects.filter(table=table).select_related("user").order_by("number"))
-    wallet_stacks = seat_stacks(table=table)
+def table_snapshot(
+    *, table: Table, hand: Hand | None, state: EngineHand | None, seats: list[Seat] | None = None,
+    stacks: dict[int, int] | None = None,
+) -> dict:
+    """Everything public about the table now. `hand`/`state` are the running hand (or None); `seats` (in
+    order, with their users) and `stacks` (seat number -> chips between hands) are read unless given."""
+    if seats is None:
+        seats = list(Seat.objects.filter(table=table).select_related("user").order_by("number"))
+    wallet_stacks = seat_stacks(table=table) if stacks is None else stacks
     shown = state.shown_cards() if state is not None else {}
     players = hand.players if hand is not None else {}
     seat_rows = []
