@@ -540,8 +540,11 @@ class Bot:
                 self.last_fix = now
                 await self.send(type="join", seat=self.player.seat, buy_in=self.buy_in, post="now")
             return
-        if self.acting and state.get("hand") is None and row["status"] == "sitting_out" and now - self.last_fix > 2:
-            self.last_fix = now  # broke, or timed out twice: buy back up and come back
+        if self.acting and row["status"] == "sitting_out" and now - self.last_fix > 2:
+            # Broke, or timed out twice: buy back up and come back. A seat sitting out is not in the hand in
+            # play, so this need not wait for the hand to end (hands won without a showdown never show a state
+            # without a hand: the winner may show until the next deal).
+            self.last_fix = now
             if row["stack"] < self.max_buy_in:
                 await self.send(type="top_up", amount=self.max_buy_in - row["stack"])
             await self.send(type="sit_in", post="now")

@@ -263,6 +263,8 @@ async def room_phase(room: Room, players, tables, args) -> dict:
     now = time.monotonic()
     stalled = tables_stalled(stats, table_ids, now=now, quiet=10 + 2 * args.think)
     hands = await asyncio.to_thread(hands_count) - hands_before
+    for line in await asyncio.to_thread(stalled_describe, stalled[:5]):
+        log(f"room: stalled {line}")
     for bot in bots:  # stop acting; connections closed
         bot.acting = False
     stop.set()
@@ -540,10 +542,43 @@ async def room_phase_split(room: Room, players, tables, args) -> dict:
         raise RuntimeError("a bot process sent no figures")
     stats = stats_merge(parts)
     stalled = tables_stalled(stats, table_ids, now=now, quiet=10 + 2 * args.think)
+    for line in await asyncio.to_thread(stalled_describe, stalled[:5]):
+        log(f"room: stalled {line}")
     lost = sum(p["seqs_never_received"] for p in parts)
     return report("room", stats, window, stalled=len(stalled), tables=len(tables),
                   extra={"hands_started_in_window": hands, "seqs_never_received": lost,
                          "stalled_tables": stalled[:20], "bot_processes": args.bot_processes})
+
+
+def stalled_describe(table_ids: list[int]) -> list[str]:
+    """What the database says of stalled tables: their running hand (whose turn, how long past its deadline)
+    and their seats, so a stall can be told apart from a table whose bots all sat out."""
+    from django.db import connection
+    from django.utils import timezone
+
+    from cashier.models import SeatSession
+    from tables.models import Hand, Seat
+
+    lines = []
+    try:
+        for table_id in table_ids:
+            hand = Hand.objects.filter(table_id=table_id, status="running").first()
+            stacks = dict(SeatSession.objects.filter(table_id=table_id, closed_at__isnull=True)
+                          .values_list("seat_number", "account__balance"))
+            seats = ", ".join(f"{s.number}:{s.status}:{stacks.get(s.number, 0)}"
+                              for s in Seat.objects.filter(table_id=table_id, user__isnull=False))
+            if hand is None:
+                last = Hand.objects.filter(table_id=table_id).order_by("-number").first()
+                ended = f"last hand ended {(timezone.now() - last.ended_at).total_seconds():.1f} s ago" if (
+                    last and last.ended_at) else "no hand"
+                lines.append(f"table {table_id}: no hand running ({ended}); seats {seats}")
+            else:
+                late = (timezone.now() - hand.deadline).total_seconds() if hand.deadline else None
+                lines.append(f"table {table_id}: hand {hand.number} action {hand.action_no} to act seat "
+                             f"{(hand.to_act or 0) + 1}, {late} s past its deadline; seats {seats}")
+    finally:
+        connection.close()
+    return lines
 
 
 def main(argv=None) -> int:

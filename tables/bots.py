@@ -56,6 +56,7 @@ def bot_act(*, hand_id: int, action_no: int) -> bool:
         state = services.hand_engine(hand=hand, table=table)
         seat = state.to_act
         if seat is None or not hand.players.get(str(seat), {}).get("bot"):
+            services.hand_engine_keep(hand.id, state)
             return False
         pot = sum(p.amount for p in state.pots()) + sum(state.bets.values())
         kind, amount = bot_choose(legal=state.legal_actions(), pot=pot, stack=state.stacks.get(seat, 0))

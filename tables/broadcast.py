@@ -4,17 +4,31 @@ Every message a table sends carries the next `seq`, taken in the database (so se
 workers agree on it), and goes out through the channel layer only once the transaction that produced it has
 committed: a rolled-back change never reaches a client. The group carries public information only; each
 consumer adds its own player's cards and `legal` (tables.state.for_viewer).
+
+A send is one Redis PUBLISH made by the thread that committed the change (see `_group_send`), before it
+returns: in daphne the database threads never wait for the event loop to send for them.
+
+The lobby's list is not sent on every change: a change marks it stale in Redis, and the workers' clock sends
+the fresh list at most once a second (tables.clock).
 """
 
 from __future__ import annotations
 
+import logging
+
+import redis
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+from django.conf import settings
 from django.db import connection, transaction
 
+from tables import held
 from tables.models import Table
 
+log = logging.getLogger(__name__)
+
 LOBBY_GROUP = "lobby"
+LOBBY_STALE_KEY = "room:lobby:stale"
 
 
 def table_group(table_id: int) -> str:
@@ -22,7 +36,9 @@ def table_group(table_id: int) -> str:
 
 
 def table_take_seqs(*, table_id: int, count: int = 1) -> int:
-    """Reserve `count` message numbers; returns the first. The caller's transaction holds the row."""
+    """Reserve `count` message numbers; returns the first. The caller's transaction holds the row. Any view
+    of the table this process held is dropped: the change that takes these numbers may not be in it."""
+    held.drop(table_id)
     with connection.cursor() as cursor:
         cursor.execute(
             f"UPDATE {Table._meta.db_table} SET seq = seq + %s WHERE id = %s RETURNING seq", [count, table_id]
@@ -64,7 +80,7 @@ def table_publish_on_commit(
     update and sent after commit as one group message; each consumer adds its player's private part and
     sends them as separate frames. Returns the snapshot's seq. `table`, `hand`, `state`, `seats` and
     `stacks`, when the caller holds them current (under the table's lock), save fetching them again."""
-    from tables.services import hand_engine, hand_running
+    from tables.services import hand_engine, hand_engine_keep, hand_running
     from tables.state import table_snapshot
 
     if table is None:
@@ -72,7 +88,11 @@ def table_publish_on_commit(
     if hand is _FETCH:  # the caller may pass what it already holds: the running hand (or None) and its state
         hand = hand_running(table=table)
         state = hand_engine(hand=hand, table=table) if hand is not None else None
-    snapshot = table_snapshot(table=table, hand=hand, state=state, seats=seats, stacks=stacks)
+        snapshot = table_snapshot(table=table, hand=hand, state=state, seats=seats, stacks=stacks)
+        if state is not None:
+            hand_engine_keep(hand.id, state)
+    else:
+        snapshot = table_snapshot(table=table, hand=hand, state=state, seats=seats, stacks=stacks)
     first = table_take_seqs(table_id=table_id, count=len(events) + 1)
     messages = [{"type": "event", "seq": first + i, **event} for i, event in enumerate(events)]
     snapshot["seq"] = first + len(events)
@@ -82,15 +102,79 @@ def table_publish_on_commit(
 
 
 def group_send_batch(group: str, messages: list[dict]) -> None:
-    async_to_sync(get_channel_layer().group_send)(group, {"type": "room.batch", "messages": messages})
-
-
-def lobby_send_on_commit() -> None:
-    """Tell lobby watchers the tables changed; they get the fresh list."""
-    from tables.selectors import table_list_open
-
-    transaction.on_commit(lambda: group_send(LOBBY_GROUP, {"type": "tables", "tables": table_list_open()}))
+    _group_send(group, {"type": "room.batch", "messages": messages})
 
 
 def group_send(group: str, message: dict) -> None:
-    async_to_sync(get_channel_layer().group_send)(group, {"type": "room.message", "message": message})
+    _group_send(group, {"type": "room.message", "message": message})
+
+
+def _group_send(group: str, payload: dict) -> None:
+    """Publish to a group from synchronous code. With the room's channel layer (Redis pub/sub, one server) it
+    is one PUBLISH from this thread, in the layer's own channel name and serialisation, made before
+    returning: the database thread never waits for the event loop, and one thread's messages leave in the
+    order it sends them. Any other layer: through the layer itself."""
+    publish = _direct_publisher()
+    if publish is not None:
+        publish(group, payload)
+    else:
+        async_to_sync(get_channel_layer().group_send)(group, payload)
+
+
+_publisher: tuple | None = None  # (layer, function) for the layer it was made for
+
+
+def _direct_publisher():
+    global _publisher
+    from channels_redis.pubsub import RedisPubSubChannelLayer
+
+    layer = get_channel_layer()
+    if _publisher is not None and _publisher[0] is layer:
+        return _publisher[1]
+    config = settings.CHANNEL_LAYERS["default"].get("CONFIG", {})
+    hosts = config.get("hosts") or []
+    function = None
+    if isinstance(layer, RedisPubSubChannelLayer) and len(hosts) == 1 and isinstance(hosts[0], str):
+        client = redis.Redis.from_url(hosts[0], socket_timeout=5, socket_connect_timeout=5)
+        prefix = config.get("prefix", "asgi")
+
+        def function(group: str, payload: dict) -> None:
+            client.publish(f"{prefix}__group__{group}", layer.serialize(payload))
+
+    _publisher = (layer, function)
+    return function
+
+
+# --- the lobby ---------------------------------------------------------------------------------------
+
+_redis: redis.Redis | None = None
+
+
+def _redis_client() -> redis.Redis:
+    global _redis
+    if _redis is None:
+        _redis = redis.Redis.from_url(settings.REDIS_URL, socket_timeout=2, socket_connect_timeout=2)
+    return _redis
+
+
+def lobby_send_on_commit() -> None:
+    """The tables changed (a seat, the end of a hand): once committed, the lobby's list is marked stale."""
+    transaction.on_commit(lobby_mark_stale)
+
+
+def lobby_mark_stale() -> None:
+    try:
+        _redis_client().set(LOBBY_STALE_KEY, 1)
+    except redis.RedisError:
+        log.warning("could not mark the lobby stale (Redis is not answering)")
+
+
+def lobby_publish_if_stale() -> bool:
+    """Send lobby watchers the fresh list if anything changed since the last one (the workers' clock calls
+    this once a second; of several workers, the one that clears the mark sends)."""
+    from tables.selectors import table_list_open
+
+    if not _redis_client().getdel(LOBBY_STALE_KEY):
+        return False
+    group_send(LOBBY_GROUP, {"type": "tables", "tables": table_list_open()})
+    return True

@@ -7,10 +7,13 @@ consumer adds nothing.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
+from concurrent.futures import ThreadPoolExecutor
 from http.cookies import CookieError, SimpleCookie
 
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.db import transaction
@@ -23,6 +26,32 @@ from tables.models import Hand, Table
 from tables.selectors import table_list_open
 from tables.state import for_viewer, table_snapshot
 
+DB_THREADS = 4
+
+# The consumers' database work runs on a few threads rather than Channels' one: while one action waits for
+# PostgreSQL (its commit, say), actions at other tables go on. The changes of one table are made one at a
+# time in this process (`_table_turn`), so its messages leave in the order of their seq.
+_db_pool = ThreadPoolExecutor(max_workers=DB_THREADS, thread_name_prefix="room-db")
+_table_turns: dict[tuple[int, int], asyncio.Lock] = {}
+
+
+def db_call(func):
+    """`func` to await, run on one of the room's database threads (old connections closed before and
+    after, as Channels' database_sync_to_async does)."""
+    return database_sync_to_async(func, thread_sensitive=False, executor=_db_pool)
+
+
+def _table_turn(table_id: int) -> asyncio.Lock:
+    key = (id(asyncio.get_running_loop()), table_id)
+    lock = _table_turns.get(key)
+    if lock is None:
+        if len(_table_turns) > 20_000:
+            for old in [k for k, v in _table_turns.items() if not v.locked()]:
+                del _table_turns[old]
+        lock = _table_turns[key] = asyncio.Lock()
+    return lock
+
+
 RATE_PER_SECOND = 10
 RATE_BURST = 20
 FLOOD_CLOSE_AFTER = 10  # refused messages in a row before the connection is closed
@@ -31,6 +60,16 @@ CLOSE_NO_TABLE = 4404
 
 
 class RoomConsumer(AsyncWebsocketConsumer):
+    async def dispatch(self, message: dict) -> None:
+        """Channels' dispatch without the hop it makes to the database thread before every message to close
+        old connections: a table's broadcast reaches each of its consumers, and that hop queued each of them
+        behind the actions in the database thread. Every database call here goes through `db_call`, which
+        closes old connections itself, before and after."""
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
+
     async def room_message(self, event: dict) -> None:
         await self.send_json(event["message"])
 
@@ -42,7 +81,7 @@ class LobbyConsumer(RoomConsumer):
     async def connect(self) -> None:
         await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
         await self.accept()
-        await self.send_json({"type": "tables", "tables": await database_sync_to_async(table_list_open)()})
+        await self.send_json({"type": "tables", "tables": await db_call(table_list_open)()})
 
     async def disconnect(self, code: int) -> None:
         await self.channel_layer.group_discard(LOBBY_GROUP, self.channel_name)
@@ -59,6 +98,8 @@ def _fresh_snapshot(table_id: int) -> dict | None:
         hand = services.hand_running(table=table)
         state = services.hand_engine(hand=hand, table=table) if hand is not None else None
         snapshot = table_snapshot(table=table, hand=hand, state=state)
+        if state is not None:
+            services.hand_engine_keep(hand.id, state)
         snapshot["seq"] = table.seq
         return snapshot
 
@@ -102,7 +143,7 @@ class TableConsumer(RoomConsumer):
         self.limiter = protocol.RateLimiter(rate=RATE_PER_SECOND, burst=RATE_BURST, clock=time.monotonic)
         self.refused_in_row = 0
         self.language = language_of(self.scope)
-        exists = await database_sync_to_async(Table.objects.filter(pk=self.table_id).exists)()
+        exists = await db_call(Table.objects.filter(pk=self.table_id).exists)()
         if not exists:
             await self.close(code=CLOSE_NO_TABLE)
             return
@@ -121,7 +162,7 @@ class TableConsumer(RoomConsumer):
     # --- outgoing ----------------------------------------------------------------------------------
 
     async def send_fresh_state(self) -> None:
-        snapshot = await database_sync_to_async(_fresh_snapshot)(self.table_id)
+        snapshot = await db_call(_fresh_snapshot)(self.table_id)
         if snapshot is not None:
             await self.send_state(snapshot)
 
@@ -141,7 +182,7 @@ class TableConsumer(RoomConsumer):
         if seat_number is not None and hand is not None:
             key = (hand["id"], seat_number)
             if self.cards is None or self.cards[:2] != key:
-                found = await database_sync_to_async(_hole_cards)(hand["id"], seat_number - 1)
+                found = await db_call(_hole_cards)(hand["id"], seat_number - 1)
                 self.cards = (*key, found)
             cards = self.cards[2]
         await self.send_json(for_viewer(snapshot, seat_number=seat_number, hole_cards=cards))
@@ -184,7 +225,8 @@ class TableConsumer(RoomConsumer):
             )
             return
         try:
-            await database_sync_to_async(self.dispatch_message)(message)
+            async with _table_turn(self.table_id):
+                await db_call(self.dispatch_message)(message)
         except services.TableError as refused:
             await self.send_error(refused.code, refused.message)
         except Exception as refused:  # noqa: BLE001 - a domain error of the cashier, say; never a crash

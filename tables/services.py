@@ -11,14 +11,13 @@ Seat numbers: the database, the protocol and the page count seats from 1; the en
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
 from datetime import timedelta
 
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from tables import broadcast
+from tables import broadcast, held
 from tables.engine import fairness
 from tables.engine.config import HandConfig, PostKind
 from tables.engine.hand import Action, IllegalAction, replay, start_hand
@@ -29,6 +28,7 @@ from tables.engine.rake import RakeRule
 from tables.engine.rake import RakeSchedule as EngineRakeSchedule
 from tables.models import Hand, RakeSchedule, Seat, Table
 from tables.selectors import seat_sessions, seat_stacks
+from tables.state import table_snapshot
 
 log = logging.getLogger(__name__)
 
@@ -88,21 +88,24 @@ _CACHE_LIMIT = 2000
 
 
 def hand_engine(*, hand: Hand, table: Table) -> EngineHand:
-    """The engine's state of a stored hand: rebuilt from its log, or taken from this process's cache when
-    the cached state is at the same action number (the log is the truth; the cache only saves replays)."""
-    cached = _cache.get(hand.id)
+    """The engine's state of a stored hand, now the caller's: taken out of this process's cache when the
+    cached state is at the same action number, else rebuilt from the log (the log is the truth; the cache
+    only saves replays). Taken out, so no other thread reads it while the caller changes it; the caller puts
+    it back with `hand_engine_keep` when done, once what it shows is the stored hand."""
+    cached = _cache.pop(hand.id, None)
     if cached is not None and cached[0] == len(hand.actions):
         return cached[1]
     config = HandConfig.from_dict(hand.config, rake=rake_schedule_for(table=table))
-    state = replay(config=config, actions=hand.actions)
-    _remember(hand.id, state)
-    return state
+    return replay(config=config, actions=hand.actions)
 
 
-def _remember(hand_id: int, state: EngineHand) -> None:
+def hand_engine_keep(hand_id: int, state: EngineHand) -> None:
     if len(_cache) >= _CACHE_LIMIT:
         _cache.clear()
     _cache[hand_id] = (state.action_no, state)
+
+
+_remember = hand_engine_keep  # the name inside this module
 
 
 def table_lock(*, table_id: int) -> Table:
@@ -409,22 +412,6 @@ def _stacks_of(*, table: Table, seats) -> dict[int, int]:
 # --- acting --------------------------------------------------------------------------------------
 
 
-@dataclass
-class _TableView:
-    """What this process last saw of a table whose hand is running, valid while the table's `seq` is still
-    `seq`: every change to a table's hand, seats or stacks is published, and every publish moves `seq` on in
-    the same transaction. Kept only once committed, and taken out while a transaction works on it, so a
-    change that rolls back is never read again."""
-
-    seq: int
-    hand: Hand
-    seats: list[Seat]
-    stacks: dict[int, int]
-
-
-_views: dict[int, _TableView] = {}
-
-
 def _table_seats(*, table: Table) -> list[Seat]:
     return list(Seat.objects.filter(table=table).select_related("user").order_by("number"))
 
@@ -433,12 +420,17 @@ def table_act(*, table_id: int, user, hand_id: int, action_no: int, action: str,
     """A player's action in the hand. Refused with a TableError (nothing changed) when it answers another
     decision than the one the hand waits for, or when the engine finds it illegal. Locks the table.
 
-    Between two actions at the same table this process usually holds the hand, its seats and stacks as
-    they were (a `_TableView` at the table's current seq): then the action costs the lock, the hand's update
-    and the seq's, and nothing else is read."""
+    Between two actions at a table this process usually holds the hand, its seats and stacks as they were
+    (tables.held): an action that neither ends the hand nor touches the clock's bookkeeping is then checked
+    against that view and written with one statement (`_act_on_view`); anything else, or a view that turns
+    out old, takes the locked transaction below, which reads everything again."""
+    if not transaction.get_connection().in_atomic_block and _act_on_view(
+        table_id=table_id, user=user, hand_id=hand_id, action_no=action_no, action=action, amount=amount
+    ):
+        return
     with transaction.atomic():
         table = table_lock(table_id=table_id)
-        view = _views.pop(table.id, None)
+        view = held.take(table.id)
         if view is not None and view.seq != table.seq:
             view = None
         hand = view.hand if view is not None else hand_running(table=table)
@@ -454,6 +446,7 @@ def table_act(*, table_id: int, user, hand_id: int, action_no: int, action: str,
             raise TableError("not_in_hand", _("You are not playing this hand."))
         state = hand_engine(hand=hand, table=table)
         if state.to_act != seat:
+            _remember(hand.id, state)
             raise TableError("not_your_turn", _("It is not your turn."))
         seats = view.seats if view is not None else _table_seats(table=table)
         stacks = view.stacks if view is not None else seat_stacks(table=table)
@@ -468,8 +461,88 @@ def table_act(*, table_id: int, user, hand_id: int, action_no: int, action: str,
         seq = hand_apply(table=table, hand=hand, state=state, action=Action(seat=seat, kind=action, amount=amount),
                          seats=seats, stacks=stacks)
         if not state.is_over:
-            kept = _TableView(seq=seq, hand=hand, seats=seats, stacks=stacks)
-            transaction.on_commit(lambda: _views.__setitem__(table.id, kept))
+            kept = held.TableView(seq=seq, table=table, hand=hand, seats=seats, stacks=stacks)
+            transaction.on_commit(lambda: held.keep(kept))
+
+
+# One statement, in autocommit: lock the table if its seq is still the view's, write the hand's new log and
+# clock, move the seq on by the messages it sends; no row back if the view was old (nothing written then).
+_ACT_ON_VIEW_SQL = f"""
+WITH locked AS (
+    SELECT id FROM {Table._meta.db_table} WHERE id = %(table)s AND seq = %(seq)s FOR UPDATE
+), written AS (
+    UPDATE {Hand._meta.db_table}
+    SET actions = %(actions)s::jsonb, to_act = %(to_act)s, deadline = %(deadline)s, time_bank_used = false,
+        players_saw_flop = %(saw_flop)s
+    WHERE id = %(hand)s AND status = 'running' AND table_id IN (SELECT id FROM locked)
+    RETURNING table_id
+)
+UPDATE {Table._meta.db_table} SET seq = %(seq)s + %(count)s
+WHERE id IN (SELECT table_id FROM written)
+RETURNING seq
+"""
+
+
+def _act_on_view(*, table_id: int, user, hand_id: int, action_no: int, action: str, amount: int | None) -> bool:
+    """table_act against the view this process holds of the table, in one statement. False when it cannot
+    be done that way (no view, a refusal to explain, the hand ends, the clock's bookkeeping, an old view):
+    nothing is written then and the caller takes the locked path."""
+    import json
+
+    from django.db import connection
+
+    view = held.take(table_id)
+    if view is None:
+        return False
+    hand, table = view.hand, view.table
+    seat = next((int(s) for s, player in hand.players.items() if player["user"] == user.id), None)
+    state = hand_engine(hand=hand, table=table) if seat is not None else None
+    row = next((s for s in view.seats if s.number - 1 == seat), None)
+    if (
+        state is None or row is None or hand.id != hand_id or hand.action_no != action_no
+        or state.to_act != seat or hand.time_bank_used or row.timeouts_in_row
+    ):
+        if state is not None:
+            _remember(hand.id, state)
+        held.keep(view)  # still as true as it was; the locked path gives the refusal or does the bookkeeping
+        return False
+    try:
+        events = state.act(Action(seat=seat, kind=action, amount=amount))  # validates first: no change if illegal
+    except IllegalAction:
+        _remember(hand.id, state)
+        held.keep(view)
+        return False
+    # Changed from here on: unless written below, whoever needs it next rebuilds it from the log.
+    if state.is_over:
+        return False  # the end of a hand settles money: the locked path replays the log and does it
+    if hand.players_saw_flop == 0 and any(e.kind == "street" and e.data.get("street") == "flop" for e in events):
+        hand.players_saw_flop = len(state.order) - len(state.folded)
+    hand.actions = [*hand.actions, Action(seat=seat, kind=action, amount=amount).as_dict()]
+    hand.to_act = state.to_act
+    hand.deadline = timezone.now() + timedelta(seconds=table.action_seconds)
+    hand.time_bank_used = False
+    public = [event_for_clients(event.as_dict()) for event in events if event.to is None]
+    snapshot = table_snapshot(table=table, hand=hand, state=state, seats=view.seats, stacks=view.stacks)
+    count = len(public) + 1
+    with connection.cursor() as cursor:
+        cursor.execute(_ACT_ON_VIEW_SQL, {
+            "table": table_id, "seq": view.seq, "actions": json.dumps(hand.actions), "to_act": hand.to_act,
+            "deadline": hand.deadline, "saw_flop": hand.players_saw_flop, "hand": hand.id, "count": count,
+        })
+        written = cursor.fetchone()
+    if written is None:
+        return False  # the view was old: another process changed the table; the locked path reads it again
+    first = written[0] - count + 1
+    messages = [{"type": "event", "seq": first + i, **event} for i, event in enumerate(public)]
+    snapshot["seq"] = written[0]
+    messages.append(snapshot)
+    view.seq = written[0]
+    _remember(hand.id, state)
+    held.keep(view)
+    broadcast.group_send_batch(broadcast.table_group(table_id), messages)
+    if hand.players.get(str(state.to_act), {}).get("bot"):
+        _schedule_bot(hand.id, hand.action_no)
+    return True
 
 
 def _winner_choice(*, table: Table, user, hand_id: int, action_no: int, action: str) -> None:
@@ -481,13 +554,13 @@ def _winner_choice(*, table: Table, user, hand_id: int, action_no: int, action: 
         raise TableError("stale", _("That hand is over."))
     state = hand_engine(hand=hand, table=table)
     if state.winner_may_show != seat.number - 1:
+        _remember(hand.id, state)
         raise TableError("stale", _("That hand is over."))
-    _cache.pop(hand.id, None)
     try:
         events = state.act(Action(seat=seat.number - 1, kind=action))
     except IllegalAction as refused:
         raise TableError(refused.code, _refusal_text(refused, state=state, table=table)) from None
-    _remember(hand.id, state)
+    transaction.on_commit(lambda: _remember(hand.id, state))
     hand.actions = [*hand.actions, {"seat": seat.number - 1, "action": action}]
     hand.result = {
         **hand.result,
@@ -505,16 +578,15 @@ def hand_apply(
 ) -> int:
     """Apply `action` to the hand's state in place (the engine validates first: an IllegalAction changes
     nothing) and store it; returns the seq of the snapshot that tells it. The state leaves the cache while it
-    changes, so a failure half-way, or a transaction that rolls back, makes the next caller rebuild it from
-    the stored log."""
-    _cache.pop(hand.id, None)
+    changes and comes back once the change has committed, so a failure half-way, or a transaction that rolls
+    back, makes the next caller rebuild it from the stored log."""
     try:
         events = state.act(action)
     except IllegalAction as refused:
         _remember(hand.id, state)
         raise TableError(refused.code, _refusal_text(refused, state=state, table=table)) from None
     hand.actions = [*hand.actions, action.as_dict()]
-    _remember(hand.id, state)
+    transaction.on_commit(lambda: _remember(hand.id, state))  # a rolled-back action is never cached
     return _after_hand_change(table=table, hand=hand, state=state, events=events, seats=seats, stacks=stacks)
 
 
@@ -706,6 +778,7 @@ def hand_timeout(*, hand_id: int, action_no: int) -> bool:
         seat_no = state.to_act
         seat = Seat.objects.filter(table=table, number=seat_no + 1).first()
         if seat is not None and not hand.time_bank_used and seat.time_bank_ms > 0:
+            _remember(hand.id, state)  # unchanged: only the clock moves
             hand.deadline = timezone.now() + timedelta(milliseconds=seat.time_bank_ms)
             hand.time_bank_used = True
             hand.save(update_fields=["deadline", "time_bank_used"])

@@ -1,0 +1,45 @@
+"""What this process holds of a table whose hand is running, between two actions at it.
+
+A `TableView` is the table, its running hand, its seats (with their users) and their stacks between hands as
+they were when the table's `seq` was `seq`. Every change to a table's hand, seats or stacks is published, and
+every publish moves `seq` on in the same transaction; so a view whose `seq` is still the table's is the truth,
+and an action checked against it can be written with one statement that moves `seq` on only if it is still
+the view's (tables.services.table_act). A view is kept only once what it shows has committed, taken out while
+an action works on it, and dropped by any other publish from this process, so a change that rolled back is
+never read again and a stale view is rarely tried.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tables.models import Hand, Seat, Table
+
+LIMIT = 5000  # tables; a process holding more starts again (a view is only a saving)
+
+
+@dataclass
+class TableView:
+    seq: int
+    table: Table
+    hand: Hand
+    seats: list[Seat]
+    stacks: dict[int, int]
+
+
+_views: dict[int, TableView] = {}
+
+
+def take(table_id: int) -> TableView | None:
+    """The table's view, out of the store: whoever takes it puts it back (or a newer one) when done."""
+    return _views.pop(table_id, None)
+
+
+def keep(view: TableView) -> None:
+    if len(_views) >= LIMIT:
+        _views.clear()
+    _views[view.table.id] = view
+
+
+def drop(table_id: int) -> None:
+    _views.pop(table_id, None)
