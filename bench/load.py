@@ -38,6 +38,7 @@ import argparse
 import asyncio
 import json
 import multiprocessing
+import os
 import random
 import subprocess
 import sys
@@ -133,7 +134,8 @@ async def measure(room: Room, stats: Stats, *, warmup: float, seconds: float, pr
         out = room.folder / f"profile-daphne-{int(time.time())}.txt"
         spy = subprocess.Popen(
             [str(Path(sys.executable).parent / "py-spy"), "record", "-p", str(room.daphnes[0].pid), "-d",
-             str(min(profile, int(seconds))), "-f", "raw", "-o", str(out), "-r", "50"],
+             str(min(profile, int(seconds))), "-f", "raw", "-o", str(out), "-r", "50",
+             *(["--gil"] if os.environ.get("BENCH_PROFILE_GIL") == "1" else [])],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         )
         log(f"py-spy recording daphne into {out}")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import time
 from concurrent.futures import ThreadPoolExecutor
 from http.cookies import CookieError, SimpleCookie
@@ -26,7 +27,7 @@ from tables.models import Hand, Table
 from tables.selectors import table_list_open
 from tables.state import for_viewer, table_snapshot
 
-DB_THREADS = 4
+DB_THREADS = int(os.environ.get("ROOM_DB_THREADS", "4"))
 
 # The consumers' database work runs on a few threads rather than Channels' one: while one action waits for
 # PostgreSQL (its commit, say), actions at other tables go on. The changes of one table are made one at a

@@ -491,7 +491,7 @@ def _act_on_view(*, table_id: int, user, hand_id: int, action_no: int, action: s
 
     from django.db import connection
 
-    view = held.take(table_id)
+    view = held.take(table_id) or _view_load(table_id=table_id)
     if view is None:
         return False
     hand, table = view.hand, view.table
@@ -514,7 +514,8 @@ def _act_on_view(*, table_id: int, user, hand_id: int, action_no: int, action: s
         return False
     # Changed from here on: unless written below, whoever needs it next rebuilds it from the log.
     if state.is_over:
-        return False  # the end of a hand settles money: the locked path replays the log and does it
+        return _finish_on_view(view=view, state=state, events=events, action=Action(seat=seat, kind=action,
+                                                                                     amount=amount))
     if hand.players_saw_flop == 0 and any(e.kind == "street" and e.data.get("street") == "flop" for e in events):
         hand.players_saw_flop = len(state.order) - len(state.folded)
     hand.actions = [*hand.actions, Action(seat=seat, kind=action, amount=amount).as_dict()]
@@ -542,6 +543,36 @@ def _act_on_view(*, table_id: int, user, hand_id: int, action_no: int, action: s
     broadcast.group_send_batch(broadcast.table_group(table_id), messages)
     if hand.players.get(str(state.to_act), {}).get("bot"):
         _schedule_bot(hand.id, hand.action_no)
+    return True
+
+
+def _view_load(*, table_id: int) -> held.TableView | None:
+    """The table as it is now, read without a transaction: its row and running hand in one statement, then
+    seats and stacks. A change committed between these reads has moved the table's seq past the one read
+    first, so an action written against this view fails its seq check and nothing is written."""
+    hand = (
+        Hand.objects.select_related("table", "table__rake_schedule")
+        .filter(table_id=table_id, status=Hand.Status.RUNNING)
+        .first()
+    )
+    if hand is None:
+        return None
+    table = hand.table
+    return held.TableView(seq=table.seq, table=table, hand=hand, seats=_table_seats(table=table),
+                          stacks=seat_stacks(table=table))
+
+
+def _finish_on_view(*, view: held.TableView, state: EngineHand, events, action: Action) -> bool:
+    """The action in `state` ended the hand: settle it in one transaction under the table's lock, if the
+    table's seq is still the view's; False (nothing written) if not."""
+    hand = view.hand
+    with transaction.atomic():
+        table = Table.objects.select_for_update().filter(pk=view.table.id, seq=view.seq).first()
+        if table is None:
+            return False
+        hand.actions = [*hand.actions, action.as_dict()]
+        transaction.on_commit(lambda: _remember(hand.id, state))
+        _after_hand_change(table=table, hand=hand, state=state, events=events)
     return True
 
 
