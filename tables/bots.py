@@ -136,8 +136,9 @@ def bots_top_up(*, table) -> None:
     from tables.models import Seat
     from tables.selectors import seat_stacks
 
-    stacks = seat_stacks(table=table)
-    for seat in Seat.objects.filter(table=table, user__is_bot=True).select_related("user"):
+    seats = list(Seat.objects.filter(table=table, user__is_bot=True).select_related("user").order_by("number"))
+    stacks = seat_stacks(table=table) if seats else {}  # most tables have no bot: one query, not two
+    for seat in seats:
         stack = stacks.get(seat.number, 0)
         if stack >= table.max_buy_in // 2:
             continue

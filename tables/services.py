@@ -84,7 +84,7 @@ def rake_schedule_for(*, table: Table) -> EngineRakeSchedule | None:
 # --- loading a hand ------------------------------------------------------------------------------
 
 _cache: dict[int, tuple[int, EngineHand]] = {}
-_CACHE_LIMIT = 2000
+_CACHE_LIMIT = 400  # hands; an engine state is a large object graph that the garbage collector scans
 
 
 def hand_engine(*, hand: Hand, table: Table) -> EngineHand:
@@ -100,8 +100,9 @@ def hand_engine(*, hand: Hand, table: Table) -> EngineHand:
 
 
 def hand_engine_keep(hand_id: int, state: EngineHand) -> None:
-    if len(_cache) >= _CACHE_LIMIT:
-        _cache.clear()
+    _cache.pop(hand_id, None)
+    while len(_cache) >= _CACHE_LIMIT:  # the least recently kept go first (a dict keeps insertion order)
+        _cache.pop(next(iter(_cache)), None)
     _cache[hand_id] = (state.action_no, state)
 
 
@@ -117,7 +118,8 @@ def table_lock(*, table_id: int) -> Table:
 
 
 def hand_running(*, table: Table) -> Hand | None:
-    return Hand.objects.filter(table=table, status=Hand.Status.RUNNING).first()
+    found = list(Hand.objects.filter(table=table, status=Hand.Status.RUNNING).order_by()[:1])  # at most one
+    return found[0] if found else None
 
 
 # --- seats ---------------------------------------------------------------------------------------
@@ -316,7 +318,7 @@ def hand_deal(*, table_id: int) -> Hand | None:
             pause = DEAL_PAUSE_SECONDS - (timezone.now() - last.ended_at).total_seconds()
             if pause > 0.05:  # players get to see how the last hand ended; a deal is already scheduled
                 return None
-        seats = {s.number - 1: s for s in Seat.objects.filter(table=table, user__isnull=False).select_related("user")}
+        seats = {s.number - 1: s for s in Seat.objects.filter(table=table, user__isnull=False).select_related("user").order_by("number")}
         sessions = seat_sessions(table=table)
         stacks = _stacks_of(table=table, seats=seats.values())
         # A player without a big blind left cannot be dealt in: sit them out until they top up.
@@ -413,7 +415,7 @@ def _stacks_of(*, table: Table, seats) -> dict[int, int]:
 
 
 def _table_seats(*, table: Table) -> list[Seat]:
-    return list(Seat.objects.filter(table=table).select_related("user").order_by("number"))
+    return list(Seat.objects.filter(table=table).select_related("user").order_by("number"))  # no table join
 
 
 def table_act(*, table_id: int, user, hand_id: int, action_no: int, action: str, amount: int | None) -> None:
@@ -550,13 +552,14 @@ def _view_load(*, table_id: int) -> held.TableView | None:
     """The table as it is now, read without a transaction: its row and running hand in one statement, then
     seats and stacks. A change committed between these reads has moved the table's seq past the one read
     first, so an action written against this view fails its seq check and nothing is written."""
-    hand = (
+    found = list(
         Hand.objects.select_related("table", "table__rake_schedule")
         .filter(table_id=table_id, status=Hand.Status.RUNNING)
-        .first()
+        .order_by()[:1]  # at most one (a unique partial index): no ORDER BY to tempt a scan of every hand
     )
-    if hand is None:
+    if not found:
         return None
+    hand = found[0]
     table = hand.table
     return held.TableView(seq=table.seq, table=table, hand=hand, seats=_table_seats(table=table),
                           stacks=seat_stacks(table=table))
@@ -782,7 +785,7 @@ def _seats_after_hand(*, table: Table, hand: Hand) -> None:
     bots_top_up(table=table)
     excluded = {session.seat_number for session in cashier_selectors.seats_to_cash_out_after_hand(table=table)}
     stacks = seat_stacks(table=table)
-    for seat in Seat.objects.filter(table=table, user__isnull=False).select_related("user"):
+    for seat in Seat.objects.filter(table=table, user__isnull=False).select_related("user").order_by("number"):
         if seat.leave_after_hand or seat.number in excluded:
             _seat_release(table=table, seat=seat)
         elif seat.sit_out_next or (stacks.get(seat.number, 0) < table.big_blind and seat.status != Seat.Status.SITTING_OUT):
