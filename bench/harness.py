@@ -400,6 +400,7 @@ class Bot:
         self.synced_at: float | None = None  # when the first state after the latest connect arrived
         self.acting = True
         self.last_fix = 0.0
+        self.topped_up_from: int | None = None  # the stack our last top-up was asked from
         self.seen_seated = False
         self._think_task: asyncio.Task | None = None
 
@@ -540,12 +541,16 @@ class Bot:
                 self.last_fix = now
                 await self.send(type="join", seat=self.player.seat, buy_in=self.buy_in, post="now")
             return
-        if self.acting and row["status"] == "sitting_out" and now - self.last_fix > 2:
+        # A state still showing the stack from before our last top-up is an old one (a busy client reads late
+        # frames): topping up from it again would ask for more than the maximum buy-in.
+        waiting_top_up = self.topped_up_from == row["stack"] and now - self.last_fix < 10
+        if self.acting and row["status"] == "sitting_out" and now - self.last_fix > 2 and not waiting_top_up:
             # Broke, or timed out twice: buy back up and come back. A seat sitting out is not in the hand in
             # play, so this need not wait for the hand to end (hands won without a showdown never show a state
             # without a hand: the winner may show until the next deal).
             self.last_fix = now
             if row["stack"] < self.max_buy_in:
+                self.topped_up_from = row["stack"]
                 await self.send(type="top_up", amount=self.max_buy_in - row["stack"])
             await self.send(type="sit_in", post="now")
             return

@@ -693,10 +693,14 @@ def _after_hand_change(
     # A hand is shown while it runs, and after it while its uncontested winner may still choose to show.
     shown = not state.is_over or state.winner_may_show is not None
     held = {} if state.is_over or seats is None else {"seats": seats, "stacks": stacks}  # the end moved them
-    return broadcast.table_publish_on_commit(
+    seq = broadcast.table_publish_on_commit(
         table_id=table.id, events=public, table=table, hand=hand if shown else None, state=state if shown else None,
         **held,
     )
+    if state.is_over:  # after the players' broadcast: the lobby and the next deal can wait a moment
+        broadcast.lobby_send_on_commit()
+        transaction.on_commit(lambda: _schedule_deal(table.id, countdown=DEAL_PAUSE_SECONDS))
+    return seq
 
 
 _SEAT_KEYS = ("seat",)
@@ -773,8 +777,6 @@ def _hand_finish(*, table: Table, hand: Hand, state: EngineHand) -> None:
     hand.save(update_fields=["status", "pot_total", "to_act", "deadline", "ended_at", "result", "actions",
                              "players_saw_flop", "time_bank_used"])
     _seats_after_hand(table=table, hand=hand)
-    broadcast.lobby_send_on_commit()
-    transaction.on_commit(lambda: _schedule_deal(table.id, countdown=DEAL_PAUSE_SECONDS))
 
 
 def _seats_after_hand(*, table: Table, hand: Hand) -> None:
