@@ -1,8 +1,8 @@
 """WebSocket consumers: they parse, call one service, answer. The rules live in services and the engine.
 
 A table's group carries public information only. Each TableConsumer adds, for its own player, the hole
-cards of their seat (read once per hand from the database) and `legal` on their turn; a spectator's
-consumer adds nothing.
+cards of their seat (once per hand: from the table's view this process holds, else read with it from the
+database) and `legal` on their turn; a spectator's consumer adds nothing.
 """
 
 from __future__ import annotations
@@ -21,9 +21,9 @@ from django.db import transaction
 from django.utils import translation
 from django.utils.translation import gettext_noop
 
-from tables import protocol, services
+from tables import held, protocol, services
 from tables.broadcast import LOBBY_GROUP, table_group
-from tables.models import Hand, Table
+from tables.models import Table
 from tables.selectors import table_list_open
 from tables.state import for_viewer, table_snapshot
 
@@ -130,9 +130,6 @@ def language_of(scope: dict) -> str:
     return settings.LANGUAGE_CODE
 
 
-def _hole_cards(hand_id: int, engine_seat: int) -> list[str] | None:
-    cards = Hand.objects.filter(pk=hand_id).values_list("hole_cards", flat=True).first()
-    return (cards or {}).get(str(engine_seat))
 
 
 class TableConsumer(RoomConsumer):
@@ -183,7 +180,13 @@ class TableConsumer(RoomConsumer):
         if seat_number is not None and hand is not None:
             key = (hand["id"], seat_number)
             if self.cards is None or self.cards[:2] != key:
-                found = await db_call(_hole_cards)(hand["id"], seat_number - 1)
+                view = held.peek(self.table_id)  # the table as this process holds it: no database call
+                if view is not None and view.hand.id == hand["id"]:
+                    found = view.hand.hole_cards.get(str(seat_number - 1))
+                else:
+                    found = await db_call(services.hole_cards_of)(
+                        table_id=self.table_id, hand_id=hand["id"], engine_seat=seat_number - 1
+                    )
                 self.cards = (*key, found)
             cards = self.cards[2]
         await self.send_json(for_viewer(snapshot, seat_number=seat_number, hole_cards=cards))

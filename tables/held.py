@@ -41,5 +41,11 @@ def keep(view: TableView) -> None:
     _views[view.table.id] = view
 
 
+def peek(table_id: int) -> TableView | None:
+    """The table's view left in the store, for a look at what never changes during a hand (its hole cards):
+    nothing of it may be changed, and it may be taken by an action at any moment."""
+    return _views.get(table_id)
+
+
 def drop(table_id: int) -> None:
     _views.pop(table_id, None)
