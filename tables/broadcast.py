@@ -115,10 +115,14 @@ def _group_send(group: str, payload: dict) -> None:
     returning: the database thread never waits for the event loop, and one thread's messages leave in the
     order it sends them. Any other layer: through the layer itself."""
     publish = _direct_publisher()
-    if publish is not None:
-        publish(group, payload)
-    else:
+    if publish is None:
         async_to_sync(get_channel_layer().group_send)(group, payload)
+        return
+    try:
+        publish(group, payload)
+    except redis.RedisError:
+        # The change is committed; its watchers see a gap in `seq` at the next message and ask for `sync`.
+        log.warning("a message to %s was not sent (Redis is not answering)", group)
 
 
 _publisher: tuple | None = None  # (layer, function) for the layer it was made for
