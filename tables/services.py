@@ -508,23 +508,18 @@ def _act_on_view(*, table_id: int, user, hand_id: int, action_no: int, action: s
             _remember(hand.id, state)
         held.keep(view)  # still as true as it was; the locked path gives the refusal or does the bookkeeping
         return False
+    move = Action(seat=seat, kind=action, amount=amount)
     try:
-        events = state.act(Action(seat=seat, kind=action, amount=amount))  # validates first: no change if illegal
+        events = state.act(move)  # validates first: no change if illegal
     except IllegalAction:
         _remember(hand.id, state)
         held.keep(view)
         return False
     # Changed from here on: unless written below, whoever needs it next rebuilds it from the log.
     if state.is_over:
-        return _finish_on_view(view=view, state=state, events=events, action=Action(seat=seat, kind=action,
-                                                                                     amount=amount))
-    if hand.players_saw_flop == 0 and any(e.kind == "street" and e.data.get("street") == "flop" for e in events):
-        hand.players_saw_flop = len(state.order) - len(state.folded)
-    hand.actions = [*hand.actions, Action(seat=seat, kind=action, amount=amount).as_dict()]
-    hand.to_act = state.to_act
-    hand.deadline = timezone.now() + timedelta(seconds=table.action_seconds)
-    hand.time_bank_used = False
-    public = [event_for_clients(event.as_dict()) for event in events if event.to is None]
+        return _finish_on_view(view=view, state=state, events=events, action=move)
+    hand.actions = [*hand.actions, move.as_dict()]
+    public = _hand_moved_on(table=table, hand=hand, state=state, events=events)
     snapshot = table_snapshot(table=table, hand=hand, state=state, seats=view.seats, stacks=view.stacks)
     count = len(public) + 1
     with connection.cursor() as cursor:
@@ -543,7 +538,7 @@ def _act_on_view(*, table_id: int, user, hand_id: int, action_no: int, action: s
     _remember(hand.id, state)
     held.keep(view)
     broadcast.group_send_batch(broadcast.table_group(table_id), messages)
-    if hand.players.get(str(state.to_act), {}).get("bot"):
+    if _bot_to_act(hand=hand, state=state):
         _schedule_bot(hand.id, hand.action_no)
     return True
 
@@ -685,23 +680,17 @@ def _after_hand_change(
     """Store the hand's new state and (after commit) broadcast it; returns the snapshot's seq. `seats` (with
     their users) and `stacks` (seat number -> chips between hands), when the caller holds them current, save
     the snapshot its two queries."""
-    if hand.players_saw_flop == 0 and any(e.kind == "street" and e.data.get("street") == "flop" for e in events):
-        hand.players_saw_flop = len(state.order) - len(state.folded)
+    public = _hand_moved_on(table=table, hand=hand, state=state, events=events)
     if state.is_over:
         _hand_finish(table=table, hand=hand, state=state)
     else:
-        hand.to_act = state.to_act
-        hand.deadline = timezone.now() + timedelta(seconds=table.action_seconds)
-        hand.time_bank_used = False
         if hand.pk is None:
             hand.save()
         else:  # the configuration, the deck and the cards never change after the deal: don't rewrite them
             hand.save(update_fields=["actions", "to_act", "deadline", "time_bank_used", "players_saw_flop"])
-        decision = (hand.id, hand.action_no)  # its timeout: the workers' decision clock reads the deadline
-        bot_seat = hand.players.get(str(state.to_act), {})
-        if bot_seat.get("bot"):
+        if _bot_to_act(hand=hand, state=state):
+            decision = (hand.id, hand.action_no)
             transaction.on_commit(lambda: _schedule_bot(*decision))
-    public = [event_for_clients(event.as_dict()) for event in events if event.to is None]
     for event in public:
         if event["event"] == "hand_ended":
             event.update(hand_summary(hand=hand))
@@ -716,6 +705,23 @@ def _after_hand_change(
         broadcast.lobby_send_on_commit()
         transaction.on_commit(lambda: _schedule_deal(table.id, countdown=DEAL_PAUSE_SECONDS))
     return seq
+
+
+def _hand_moved_on(*, table: Table, hand: Hand, state: EngineHand, events) -> list[dict]:
+    """What the engine's `events` change on the hand's row besides its log (not saved here): who saw the
+    flop and, while it runs, whose turn it is and its deadline (the workers' decision clock reads it).
+    Returns the public events, as clients get them."""
+    if hand.players_saw_flop == 0 and any(e.kind == "street" and e.data.get("street") == "flop" for e in events):
+        hand.players_saw_flop = len(state.order) - len(state.folded)
+    if not state.is_over:
+        hand.to_act = state.to_act
+        hand.deadline = timezone.now() + timedelta(seconds=table.action_seconds)
+        hand.time_bank_used = False
+    return [event_for_clients(event.as_dict()) for event in events if event.to is None]
+
+
+def _bot_to_act(*, hand: Hand, state: EngineHand) -> bool:
+    return not state.is_over and bool(hand.players.get(str(state.to_act), {}).get("bot"))
 
 
 _SEAT_KEYS = ("seat",)
