@@ -11,12 +11,12 @@ import hashlib
 import json
 from collections.abc import Iterable, Sequence
 
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, connection
 from django.utils.translation import gettext as _
 
 from cashier.amounts import currency_validate
 from cashier.errors import CashierError, IdempotencyConflict, InsufficientFunds, LedgerUnbalanced
-from cashier.models import OUTSIDE_KINDS, Account, AccountKind, Entry, Transfer
+from cashier.models import OUTSIDE_KINDS, Account, AccountKind, Transfer
 
 
 def request_fingerprint(**data) -> str:
@@ -104,11 +104,6 @@ def transfer_post(
     if not legs_net and not allow_empty:
         raise LedgerUnbalanced(_("The transfer moves nothing."))
 
-    if idempotency_key is not None:
-        existing = Transfer.objects.filter(idempotency_key=idempotency_key).first()
-        if existing is not None:
-            return _replayed(existing, request_hash)
-
     for account, amount in legs_net:
         if account.kind not in OUTSIDE_KINDS and account.balance + amount < 0:
             raise InsufficientFunds(_("Not enough money: the %(account)s holds %(balance)s.") % {
@@ -116,33 +111,57 @@ def transfer_post(
                 "balance": _format(account.balance, currency),
             })
 
+    transfer = Transfer(kind=kind, currency=currency, idempotency_key=idempotency_key, request_hash=request_hash,
+                        user=user, table=table, hand_ref=hand_ref, memo=memo[:200])
+    legs_net.sort(key=lambda leg: leg[0].pk)
     try:
-        with transaction.atomic():
-            transfer = Transfer.objects.create(
-                kind=kind, currency=currency, idempotency_key=idempotency_key, request_hash=request_hash,
-                user=user, table=table, hand_ref=hand_ref, memo=memo[:200],
-            )
-            entries = []
-            with connection.cursor() as cursor:
-                for account, amount in sorted(legs_net, key=lambda leg: leg[0].pk):
-                    cursor.execute(
-                        "UPDATE cashier_account SET balance = balance + %s WHERE id = %s RETURNING balance",
-                        [amount, account.pk],
-                    )
-                    account.balance = cursor.fetchone()[0]
-                    entries.append(Entry(transfer=transfer, account=account, amount=amount,
-                                         balance_after=account.balance))
-            Entry.objects.bulk_create(entries)
-    except IntegrityError as error:
-        if idempotency_key is not None:
-            existing = Transfer.objects.filter(idempotency_key=idempotency_key).first()
-            if existing is not None:
-                return _replayed(existing, request_hash)
+        with connection.cursor() as cursor:
+            cursor.execute(_POST_SQL, [
+                transfer.kind, transfer.currency, transfer.idempotency_key, transfer.request_hash,
+                transfer.created_at, transfer.user_id, transfer.table_id, transfer.hand_ref, transfer.memo,
+                [account.pk for account, _amount in legs_net], [amount for _account, amount in legs_net],
+            ])
+            rows = cursor.fetchall()
+    except IntegrityError as error:  # the balance constraint: the checks above make it a backstop only
         if "account_balance_not_negative" in str(error):
             raise InsufficientFunds(_("Not enough money for this request.")) from error
         raise
+    if not rows:  # the key was taken: by this same request before (a replay), or by another one
+        return _replayed(Transfer.objects.get(idempotency_key=idempotency_key), request_hash)
+    transfer.pk = rows[0][0]
+    transfer._state.adding = False
+    transfer._state.db = connection.alias
+    balances = {account_id: balance for _id, account_id, balance in rows if account_id is not None}
+    for account, _amount in legs_net:
+        account.balance = balances[account.pk]
     transfer.replayed = False
     return transfer
+
+
+# One statement writes a transfer: its row, each account's new balance and one entry per leg with the balance it
+# left. If the idempotency key is already taken nothing is written and no row comes back. Each account's row is
+# already locked by the caller (accounts_lock), so the order of the updates cannot deadlock.
+_POST_SQL = """
+WITH transfer AS (
+    INSERT INTO cashier_transfer (kind, currency, idempotency_key, request_hash, created_at, user_id, table_id,
+                                  hand_ref, memo)
+    VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)
+    ON CONFLICT (idempotency_key) DO NOTHING
+    RETURNING id
+), leg AS (
+    SELECT * FROM unnest(%s::bigint[], %s::bigint[]) AS leg(account_id, amount)
+), moved AS (
+    UPDATE cashier_account AS account SET balance = account.balance + leg.amount
+      FROM leg, transfer
+     WHERE account.id = leg.account_id
+    RETURNING account.id, account.balance, leg.amount
+), entry AS (
+    INSERT INTO cashier_entry (transfer_id, account_id, amount, balance_after)
+    SELECT transfer.id, moved.id, moved.amount, moved.balance FROM transfer, moved ORDER BY moved.id
+    RETURNING account_id, balance_after
+)
+SELECT transfer.id, entry.account_id, entry.balance_after FROM transfer LEFT JOIN entry ON true
+"""
 
 
 def _replayed(existing: Transfer, request_hash: str) -> Transfer:

@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping
 from datetime import datetime, timedelta
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
@@ -662,29 +662,79 @@ def hand_settle(
     key = f"hand:{table.pk}:{hand_ref}"
     fingerprint = request_fingerprint(table=table.pk, rake=rake,
                                       deltas=sorted((s, d) for s, d in by_session.items() if d))
-    with transaction.atomic():
+    if not connection.in_atomic_block:
+        with transaction.atomic():
+            return _hand_settle(table=table, key=key, fingerprint=fingerprint, hand_ref=hand_ref,
+                                by_session=by_session, rake=rake)
+    # Inside the caller's transaction (the table's, at the end of a hand) without a savepoint: a refusal is
+    # raised before anything is written, so the caller's transaction stays usable, and the writing is one
+    # statement. Three statements in all: the seat sessions, the accounts' locks, the transfer.
+    return _hand_settle(table=table, key=key, fingerprint=fingerprint, hand_ref=hand_ref, by_session=by_session,
+                        rake=rake)
+
+
+def _hand_settle(*, table: Table, key: str, fingerprint: str, hand_ref: str, by_session: dict[int, int],
+                 rake: int) -> Transfer:
+    try:
+        legs = _hand_legs(table=table, by_session=by_session, rake=rake)
+    except SettlementInvalid:
+        # Settled before (its seats may have closed since, its losers' stacks moved): the same answer as then.
         existing = Transfer.objects.filter(idempotency_key=key).first()
-        if existing is not None:
-            if existing.request_hash != fingerprint:
-                raise IdempotencyConflict(_("This hand was already settled with other results."))
-            existing.replayed = True
-            return existing
-        sessions = {s.pk: s for s in SeatSession.objects.filter(pk__in=by_session)}
-        if len(sessions) != len(by_session):
-            raise SettlementInvalid(_("A seat session of this hand does not exist."))
-        for session in sessions.values():
-            if session.table_id != table.pk or session.closed_at is not None:
-                raise SettlementInvalid(_("A seat session of this hand is not open at this table."))
-        rake_account = rake_account_get(table=table)
-        locked = accounts_lock(accounts=[rake_account, *(s.account_id for s in sessions.values())])
-        legs = [(locked[sessions[sid].account_id], delta) for sid, delta in by_session.items()]
-        if rake:
-            legs.append((locked[rake_account.pk], rake))
-        for account, delta in legs:
-            if account.balance + delta < 0:
-                raise SettlementInvalid(_("A seat would lose more than its stack in this settlement."))
+        if existing is None:
+            raise
+        return _hand_replayed(existing, fingerprint)
+    try:
         return transfer_post(kind=TransferKind.HAND, currency=table.currency, legs=legs, idempotency_key=key,
                              request_hash=fingerprint, table=table, hand_ref=hand_ref, allow_empty=True)
+    except IdempotencyConflict:
+        raise IdempotencyConflict(_("This hand was already settled with other results.")) from None
+
+
+def _hand_replayed(existing: Transfer, fingerprint: str) -> Transfer:
+    if existing.request_hash != fingerprint:
+        raise IdempotencyConflict(_("This hand was already settled with other results."))
+    existing.replayed = True
+    return existing
+
+
+# Table id -> its rake account's id, as this process last found it (checked each time it is used).
+_rake_account_ids: dict[int, int] = {}
+
+
+def _hand_legs(*, table: Table, by_session: dict[int, int], rake: int) -> list[tuple[Account, int]]:
+    """The settlement's legs on the locked accounts of its seat sessions and of the table's rake account;
+    SettlementInvalid (nothing written) if a session is not open at this table or a seat would go below zero."""
+    sessions = {s.pk: s for s in SeatSession.objects.filter(pk__in=by_session).only("table_id", "closed_at",
+                                                                                      "account_id")}
+    if len(sessions) != len(by_session):
+        raise SettlementInvalid(_("A seat session of this hand does not exist."))
+    for session in sessions.values():
+        if session.table_id != table.pk or session.closed_at is not None:
+            raise SettlementInvalid(_("A seat session of this hand is not open at this table."))
+    seat_accounts = [session.account_id for session in sessions.values()]
+    rake_ref = f"table:{table.pk}"
+
+    def is_rake(account: Account | None) -> bool:
+        return (account is not None and account.kind == AccountKind.RAKE and account.ref == rake_ref
+                and account.currency == table.currency and account.user_id is None)
+
+    rake_id = _rake_account_ids.get(table.pk)
+    locked = None
+    if rake_id is not None:
+        try:
+            locked = accounts_lock(accounts=[rake_id, *seat_accounts])
+        except CashierError:  # the remembered account is gone (a test database emptied): find it again
+            locked = None
+    if locked is None or not is_rake(locked.get(rake_id)):
+        rake_id = _rake_account_ids[table.pk] = rake_account_get(table=table).pk
+        locked = accounts_lock(accounts=[rake_id, *seat_accounts])
+    legs = [(locked[sessions[sid].account_id], delta) for sid, delta in by_session.items()]
+    if rake:
+        legs.append((locked[rake_id], rake))
+    for account, delta in legs:
+        if account.balance + delta < 0:
+            raise SettlementInvalid(_("A seat would lose more than its stack in this settlement."))
+    return legs
 
 
 def excluded_seats_cash_out(*, table: Table) -> list[SeatSession]:

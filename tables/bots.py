@@ -129,16 +129,18 @@ def bots_seat(*, table_id: int, count: int = BOTS_PER_TABLE) -> int:
     return added
 
 
-def bots_top_up(*, table) -> None:
-    """Between hands: a bot below half the maximum buys back up to it. Caller holds the table lock."""
+def bots_top_up(*, table, seats: list, stacks: dict[int, int]) -> bool:
+    """Between hands: a bot below half the maximum buys back up to it. `seats` (with their users) and `stacks`
+    (seat number -> chips) are the table's as they are now; the stacks are updated here. Returns whether any
+    bot topped up. Caller holds the table lock."""
     from cashier import services as cashier
     from cashier.selectors import wallet_balances
     from tables.models import Seat
-    from tables.selectors import seat_stacks
 
-    seats = list(Seat.objects.filter(table=table, user__is_bot=True).select_related("user").order_by("number"))
-    stacks = seat_stacks(table=table) if seats else {}  # most tables have no bot: one query, not two
+    topped_up = False
     for seat in seats:
+        if seat.user_id is None or not seat.user.is_bot:
+            continue
         stack = stacks.get(seat.number, 0)
         if stack >= table.max_buy_in // 2:
             continue
@@ -146,6 +148,9 @@ def bots_top_up(*, table) -> None:
         if wallet_balances(user=seat.user).get("play", 0) < amount:
             cashier.bot_wallet_fund(bot=seat.user, amount=10 * table.max_buy_in)
         cashier.seat_top_up(user=seat.user, table=table, amount=amount, hand_in_progress=False)
+        stacks[seat.number] = stack + amount
+        topped_up = True
         if seat.status == Seat.Status.SITTING_OUT:
             seat.status = Seat.Status.ACTIVE
             seat.save(update_fields=["status"])
+    return topped_up

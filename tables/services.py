@@ -681,8 +681,8 @@ def _after_hand_change(
     their users) and `stacks` (seat number -> chips between hands), when the caller holds them current, save
     the snapshot its two queries."""
     public = _hand_moved_on(table=table, hand=hand, state=state, events=events)
-    if state.is_over:
-        _hand_finish(table=table, hand=hand, state=state)
+    if state.is_over:  # the end moves seats and stacks: the snapshot gets them as they are after it
+        seats, stacks = _hand_finish(table=table, hand=hand, state=state)
     else:
         if hand.pk is None:
             hand.save()
@@ -696,7 +696,7 @@ def _after_hand_change(
             event.update(hand_summary(hand=hand))
     # A hand is shown while it runs, and after it while its uncontested winner may still choose to show.
     shown = not state.is_over or state.winner_may_show is not None
-    held = {} if state.is_over or seats is None else {"seats": seats, "stacks": stacks}  # the end moved them
+    held = {} if seats is None else {"seats": seats, "stacks": stacks}
     seq = broadcast.table_publish_on_commit(
         table_id=table.id, events=public, table=table, hand=hand if shown else None, state=state if shown else None,
         **held,
@@ -775,7 +775,9 @@ def hand_openings_for(*, hand: Hand, user) -> list[dict]:
     return [opening.to_json() for opening in fairness.open_positions(secret=secret, positions=positions)]
 
 
-def _hand_finish(*, table: Table, hand: Hand, state: EngineHand) -> None:
+def _hand_finish(*, table: Table, hand: Hand, state: EngineHand) -> tuple[list[Seat], dict[int, int]]:
+    """Settle the finished hand, store its result and carry out what players asked for during it; returns the
+    table's seats (with their users) and stacks as they are now."""
     from cashier import services as cashier
 
     settlement = state.settlement
@@ -797,25 +799,31 @@ def _hand_finish(*, table: Table, hand: Hand, state: EngineHand) -> None:
     }
     hand.save(update_fields=["status", "pot_total", "to_act", "deadline", "ended_at", "result", "actions",
                              "players_saw_flop", "time_bank_used"])
-    _seats_after_hand(table=table, hand=hand)
+    return _seats_after_hand(table=table)
 
 
-def _seats_after_hand(*, table: Table, hand: Hand) -> None:
-    """Carry out what players asked for during the hand: leave, sit out; cash out the self-excluded."""
+def _seats_after_hand(*, table: Table) -> tuple[list[Seat], dict[int, int]]:
+    """Carry out what players asked for during the hand: leave, sit out; cash out the self-excluded; bots buy
+    back. Returns the table's seats and stacks as they are after it (three reads, whatever happens)."""
     from cashier import selectors as cashier_selectors
     from tables.bots import bots_top_up
 
-    bots_top_up(table=table)
-    excluded = {session.seat_number for session in cashier_selectors.seats_to_cash_out_after_hand(table=table)}
+    seats = _table_seats(table=table)
     stacks = seat_stacks(table=table)
-    for seat in Seat.objects.filter(table=table, user__isnull=False).select_related("user").order_by("number"):
+    bots_top_up(table=table, seats=seats, stacks=stacks)
+    excluded = {session.seat_number for session in cashier_selectors.seats_to_cash_out_after_hand(table=table)}
+    for seat in seats:
+        if seat.user_id is None:
+            continue
         if seat.leave_after_hand or seat.number in excluded:
             _seat_release(table=table, seat=seat)
+            stacks.pop(seat.number, None)  # cashed out: the seat session is closed
         elif seat.sit_out_next or (stacks.get(seat.number, 0) < table.big_blind and seat.status != Seat.Status.SITTING_OUT):
             # asked to sit out, or broke: out until they top up and sit in (they see it as the hand ends)
             seat.status = Seat.Status.SITTING_OUT
             seat.sit_out_next = False
             seat.save(update_fields=["status", "sit_out_next"])
+    return seats, stacks
 
 
 def hand_timeout(*, hand_id: int, action_no: int) -> bool:

@@ -277,3 +277,36 @@ def test_staff_cannot_create_a_eur_table_whose_minimum_is_over_1000(admin_client
     response = admin_client.post("/admin/tables/table/add/", form)
     assert response.status_code == 302
     assert Table.objects.get(name="Too rich").effective_max_buy_in == 100_000
+
+
+def test_a_hand_settled_again_after_its_seats_closed_gets_the_first_answer(eur_table):
+    a, b = player_create(), player_create()
+    eur_fund(a, 10_000)
+    eur_fund(b, 10_000)
+    sa = services.seat_buy_in(user=a, table=eur_table, seat_number=1, amount=5_000)
+    sb = services.seat_buy_in(user=b, table=eur_table, seat_number=2, amount=5_000)
+    first = services.hand_settle(table=eur_table, hand_ref="h9", deltas={sa.pk: 5_000, sb.pk: -5_000})
+    services.seat_cash_out(user=a, table=eur_table, hand_in_progress=False)
+    services.seat_cash_out(user=b, table=eur_table, hand_in_progress=False)
+    again = services.hand_settle(table=eur_table, hand_ref="h9", deltas={sa.pk: 5_000, sb.pk: -5_000})
+    assert again.pk == first.pk and again.replayed
+    assert wallet_balances(user=a)["eur"] == 15_000 and wallet_balances(user=b)["eur"] == 5_000
+    with pytest.raises(IdempotencyConflict):
+        services.hand_settle(table=eur_table, hand_ref="h9", deltas={sa.pk: 100, sb.pk: -100})
+    assert ledger_check().ok
+
+
+def test_the_rake_lands_in_the_tables_rake_account_whatever_the_process_remembers(eur_table):
+    a, b = player_create(), player_create()
+    eur_fund(a, 10_000)
+    eur_fund(b, 10_000)
+    sa = services.seat_buy_in(user=a, table=eur_table, seat_number=1, amount=5_000)
+    sb = services.seat_buy_in(user=b, table=eur_table, seat_number=2, amount=5_000)
+    services._rake_account_ids[eur_table.pk] = sa.account_id  # wrong: a seat's account
+    services.hand_settle(table=eur_table, hand_ref="h1", deltas={sa.pk: 100, sb.pk: -150}, rake=50)
+    services._rake_account_ids[eur_table.pk] = 10**9  # gone
+    services.hand_settle(table=eur_table, hand_ref="h2", deltas={sa.pk: 100, sb.pk: -150}, rake=50)
+    rake = Account.objects.get(kind=AccountKind.RAKE, ref=f"table:{eur_table.pk}")
+    assert rake.balance == 100
+    assert (seat_balance(sa), seat_balance(sb)) == (5_200, 4_700)
+    assert ledger_check().ok
