@@ -120,7 +120,7 @@ STATIC_ROOT = BASE_DIR / "var" / "staticfiles"
 
 CHANNEL_LAYERS = {
     "default": {
-        "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+        "BACKEND": "pokerroom.layers.RoomChannelLayer",
         "CONFIG": {"hosts": [REDIS_URL], "prefix": os.environ.get("CHANNEL_PREFIX", "pokerroom")},
     }
 }

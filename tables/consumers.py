@@ -8,12 +8,12 @@ database) and `legal` on their turn; a spectator's consumer adds nothing.
 from __future__ import annotations
 
 import asyncio
-import json
 import os
 import time
 from concurrent.futures import ThreadPoolExecutor
 from http.cookies import CookieError, SimpleCookie
 
+import orjson
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -53,6 +53,25 @@ def _table_turn(table_id: int) -> asyncio.Lock:
     return lock
 
 
+_card_loads: dict[tuple[int, int, int], asyncio.Future] = {}
+
+
+async def _hand_hole_cards(table_id: int, hand_id: int) -> dict[str, list[str]]:
+    """The hand's cards (engine seat -> cards) for this process's connections at the table to take their own
+    player's from: from the table's view this process holds, else read once, whichever of the table's
+    connections asks first (the others, sent the same message at the same moment, wait for that read)."""
+    view = held.peek(table_id)  # the table as this process holds it: no database call
+    if view is not None and view.hand.id == hand_id:
+        return view.hand.hole_cards
+    key = (id(asyncio.get_running_loop()), table_id, hand_id)
+    load = _card_loads.get(key)
+    if load is None:
+        load = _card_loads[key] = asyncio.ensure_future(
+            db_call(services.hand_hole_cards)(table_id=table_id, hand_id=hand_id))
+        load.add_done_callback(lambda _done: _card_loads.pop(key, None))
+    return await asyncio.shield(load)  # one connection closing does not cancel the read for the others
+
+
 RATE_PER_SECOND = 10
 RATE_BURST = 20
 FLOOD_CLOSE_AFTER = 10  # refused messages in a row before the connection is closed
@@ -75,7 +94,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
         await self.send_json(event["message"])
 
     async def send_json(self, message: dict) -> None:
-        await self.send(text_data=json.dumps(message, separators=(",", ":")))
+        await self.send(text_data=orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode())
 
 
 class LobbyConsumer(RoomConsumer):
@@ -180,14 +199,8 @@ class TableConsumer(RoomConsumer):
         if seat_number is not None and hand is not None:
             key = (hand["id"], seat_number)
             if self.cards is None or self.cards[:2] != key:
-                view = held.peek(self.table_id)  # the table as this process holds it: no database call
-                if view is not None and view.hand.id == hand["id"]:
-                    found = view.hand.hole_cards.get(str(seat_number - 1))
-                else:
-                    found = await db_call(services.hole_cards_of)(
-                        table_id=self.table_id, hand_id=hand["id"], engine_seat=seat_number - 1
-                    )
-                self.cards = (*key, found)
+                every = await _hand_hole_cards(self.table_id, hand["id"])
+                self.cards = (*key, every.get(str(seat_number - 1)))
             cards = self.cards[2]
         await self.send_json(for_viewer(snapshot, seat_number=seat_number, hole_cards=cards))
 

@@ -543,19 +543,19 @@ def _act_on_view(*, table_id: int, user, hand_id: int, action_no: int, action: s
     return True
 
 
-def hole_cards_of(*, table_id: int, hand_id: int, engine_seat: int) -> list[str] | None:
-    """A player's own cards in a hand, for their connection only. While the hand runs they come with the
-    table's view, read here if this process holds none for that hand yet (its first action then finds it
-    ready); a finished hand's from its row."""
+def hand_hole_cards(*, table_id: int, hand_id: int) -> dict[str, list[str]]:
+    """Every player's cards in a hand (engine seat -> cards), for the table's connections in this process to
+    pick their own player's from, never to send as they are. While the hand runs they come with the table's
+    view, read here if this process holds none for that hand yet (its first action then finds it ready); a
+    finished hand's from its row."""
     view = held.take(table_id)
     if view is None or view.hand.id != hand_id:
         view = _view_load(table_id=table_id)
     if view is not None:
         held.keep(view)
         if view.hand.id == hand_id:
-            return view.hand.hole_cards.get(str(engine_seat))
-    cards = Hand.objects.filter(pk=hand_id).values_list("hole_cards", flat=True).first()
-    return (cards or {}).get(str(engine_seat))
+            return view.hand.hole_cards
+    return Hand.objects.filter(pk=hand_id, table_id=table_id).values_list("hole_cards", flat=True).first() or {}
 
 
 def _view_load(*, table_id: int) -> held.TableView | None:
