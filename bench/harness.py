@@ -360,6 +360,7 @@ class Stats:
     acts_sent: int = 0
     acts_confirmed: int = 0
     errors: Counter = field(default_factory=Counter)
+    sent: Counter = field(default_factory=Counter)  # messages sent while measuring, by type
     gaps: int = 0  # a seq jumped (a message missing at that moment)
     reordered: int = 0  # a missing seq arrived later
     connects: int = 0
@@ -464,6 +465,8 @@ class Bot:
             stop_wait.cancel()
 
     async def send(self, **message) -> None:
+        if self.stats.measuring:
+            self.stats.sent[message.get("type")] += 1
         try:
             await self.ws.send(json.dumps(message))
         except Exception:  # noqa: BLE001 - a dropped connection: the reader reconnects

@@ -161,6 +161,7 @@ def report(name: str, stats: Stats, window: dict, *, stalled: int, tables: int, 
         "acts_confirmed": stats.acts_confirmed,
         "latency_ms": {k: (round(v, 1) if isinstance(v, float) else v) for k, v in lat.items()},
         "errors": dict(stats.errors),
+        "sent": dict(stats.sent),
         "seq_gaps": stats.gaps,
         "seq_reordered": stats.reordered,
         "tables_stalled": f"{stalled}/{tables}",
@@ -174,6 +175,7 @@ def report(name: str, stats: Stats, window: dict, *, stalled: int, tables: int, 
         f"{lat['p95']:.1f} ms, p99 {lat['p99']:.1f} ms (n={lat['n']}), errors {dict(stats.errors)}, "
         f"gaps {stats.gaps} (reordered {stats.reordered}), stalled {stalled}/{tables}")
     log(f"{name}: CPU % of one core: {window['cpu_percent_of_one_core']}")
+    log(f"{name}: messages sent by the bots: {dict(stats.sent)}")
     return figures
 
 
@@ -382,7 +384,7 @@ async def flags_follow(stats: Stats, flags: dict) -> dict:
 
 def stats_export(stats: Stats, last_action_at: dict, **extra) -> dict:
     return {"latencies": stats.latencies, "acts_sent": stats.acts_sent, "acts_confirmed": stats.acts_confirmed,
-            "errors": dict(stats.errors), "gaps": stats.gaps, "reordered": stats.reordered,
+            "errors": dict(stats.errors), "sent": dict(stats.sent), "gaps": stats.gaps, "reordered": stats.reordered,
             "connects": stats.connects, "disconnects": stats.disconnects,
             "connect_failures": stats.connect_failures, "frames": stats.frames,
             "last_action_at": last_action_at, **extra}
@@ -393,6 +395,7 @@ def stats_merge(parts: list[dict]) -> Stats:
     for part in parts:
         merged.latencies.extend(part["latencies"])
         merged.errors.update(part["errors"])
+        merged.sent.update(part.get("sent", {}))
         for name in ("acts_sent", "acts_confirmed", "gaps", "reordered", "connects", "disconnects",
                      "connect_failures", "frames"):
             setattr(merged, name, getattr(merged, name) + part[name])

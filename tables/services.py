@@ -222,8 +222,9 @@ def seat_sit_out(*, table_id: int, user) -> None:
 def seat_sit_in(*, table_id: int, user, post: str) -> None:
     with transaction.atomic():
         table = table_lock(table_id=table_id)
-        seat = _require_seat(table=table, user=user)
-        if _seat_stack(table=table, seat=seat) < table.big_blind:
+        seats, seat = _seats_with(table=table, user=user)
+        stacks = seat_stacks(table=table)
+        if stacks.get(seat.number, 0) < table.big_blind:
             raise TableError("no_chips", _("Top up before sitting in: your stack is below the big blind."))
         seat.sit_out_next = False
         seat.timeouts_in_row = 0
@@ -232,7 +233,8 @@ def seat_sit_in(*, table_id: int, user, post: str) -> None:
             seat.status = Seat.Status.WAITING_BB if owes else Seat.Status.ACTIVE
         seat.post_now = post == "now"
         seat.save()
-        _after_seat_change(table=table, event="seat", data={"seat": seat.number, "sitting_out": False})
+        _after_seat_change(table=table, event="seat", data={"seat": seat.number, "sitting_out": False}, seats=seats,
+                           stacks=stacks)
 
 
 def seat_options(*, table_id: int, user, auto_muck: bool | None, straddle: bool | None) -> None:
@@ -254,13 +256,14 @@ def seat_top_up(*, table_id: int, user, amount: int) -> None:
 
     with transaction.atomic():
         table = table_lock(table_id=table_id)
-        seat = _require_seat(table=table, user=user)
+        seats, seat = _seats_with(table=table, user=user)
         hand = hand_running(table=table)
         in_hand = hand is not None and str(seat.number - 1) in hand.players
         if in_hand:
             raise TableError("hand_in_progress", _("Top up between hands, once this hand is over."))
         cashier.seat_top_up(user=user, table=table, amount=amount, hand_in_progress=False)
-        _after_seat_change(table=table, event="seat", data={"seat": seat.number, "top_up": amount}, lobby=False)
+        _after_seat_change(table=table, event="seat", data={"seat": seat.number, "top_up": amount}, lobby=False,
+                           seats=seats)
 
 
 def table_chat(*, table_id: int, user, text: str) -> None:
@@ -278,8 +281,13 @@ def _require_seat(*, table: Table, user) -> Seat:
     return seat
 
 
-def _seat_stack(*, table: Table, seat: Seat) -> int:
-    return seat_stacks(table=table).get(seat.number, 0)
+def _seats_with(*, table: Table, user) -> tuple[list[Seat], Seat]:
+    """The table's seats (with their users) and the one `user` sits in; refused if none."""
+    seats = _table_seats(table=table)
+    seat = next((s for s in seats if s.user_id == user.id), None)
+    if seat is None:
+        raise TableError("not_seated", _("You have no seat at this table."))
+    return seats, seat
 
 
 def _player_json(user) -> dict | None:
@@ -288,8 +296,14 @@ def _player_json(user) -> dict | None:
     return {"name": user.username, "bot": bool(user.is_bot)}
 
 
-def _after_seat_change(*, table: Table, event: str, data: dict, lobby: bool = True) -> None:
-    broadcast.table_publish_on_commit(table_id=table.id, events=[{"event": event, **data}])
+def _after_seat_change(
+    *, table: Table, event: str, data: dict, lobby: bool = True, locked: bool = True, seats: list[Seat] | None = None,
+    stacks: dict[int, int] | None = None,
+) -> None:
+    """Publish a change of the seats. `table` was read under its lock in this transaction unless `locked` is
+    False; `seats` and `stacks`, when given, are current (read in this transaction, after the change)."""
+    broadcast.table_publish_on_commit(table_id=table.id, events=[{"event": event, **data}],
+                                      table=table if locked else None, seats=seats, stacks=stacks)
     if lobby:
         broadcast.lobby_send_on_commit()
     transaction.on_commit(lambda: _schedule_deal(table.id, countdown=0.5))
@@ -917,4 +931,4 @@ def hook_seat_released(session) -> None:
     if seat is None:
         return
     _seat_empty(seat)
-    _after_seat_change(table=seat.table, event="seat", data={"seat": seat.number, "player": None})
+    _after_seat_change(table=seat.table, event="seat", data={"seat": seat.number, "player": None}, locked=False)
