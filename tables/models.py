@@ -160,6 +160,9 @@ class Table(models.Model):
         if self.max_buy_in is None:
             self.max_buy_in = high
         super().save(*args, **kwargs)
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None and "seats" not in update_fields:
+            return  # the number of seats did not change: no chair to add
         existing = set(self.seat_set.values_list("number", flat=True))
         Seat.objects.bulk_create(
             [Seat(table=self, number=n) for n in range(1, self.seats + 1) if n not in existing]

@@ -27,7 +27,7 @@ from tables.engine.rake import RakeCap as EngineRakeCap
 from tables.engine.rake import RakeRule
 from tables.engine.rake import RakeSchedule as EngineRakeSchedule
 from tables.models import Hand, RakeSchedule, Seat, Table
-from tables.selectors import seat_sessions, seat_stacks
+from tables.selectors import seat_sessions_and_stacks, seat_stacks
 from tables.state import table_snapshot
 
 log = logging.getLogger(__name__)
@@ -109,10 +109,13 @@ def hand_engine_keep(hand_id: int, state: EngineHand) -> None:
 _remember = hand_engine_keep  # the name inside this module
 
 
-def table_lock(*, table_id: int) -> Table:
-    """Lock the table row for the rest of the caller's transaction."""
+def table_lock(*, table_id: int, with_rake_schedule: bool = False) -> Table:
+    """Lock the table row for the rest of the caller's transaction (and read its rake schedule with it)."""
+    tables = Table.objects.select_for_update(of=("self",))
+    if with_rake_schedule:
+        tables = tables.select_related("rake_schedule")
     try:
-        return Table.objects.select_for_update().get(pk=table_id)
+        return tables.get(pk=table_id)
     except Table.DoesNotExist:
         raise TableError("no_table", _("This table does not exist.")) from None
 
@@ -324,17 +327,21 @@ def _seat_state(seat: Seat) -> SeatState:
 def hand_deal(*, table_id: int) -> Hand | None:
     """Deal the next hand if none is in play and at least two players are ready. Locks the table."""
     with transaction.atomic():
-        table = table_lock(table_id=table_id)
-        if not table.is_open or hand_running(table=table) is not None:
+        table = table_lock(table_id=table_id, with_rake_schedule=True)
+        if not table.is_open:
             return None
-        last = Hand.objects.filter(table=table).order_by("-number").only("ended_at").first()
+        # The table's last hand: still running (the running hand is always the last), or ended moments ago.
+        last = Hand.objects.filter(table=table).order_by("-number").only("status", "ended_at").first()
+        if last is not None and last.status == Hand.Status.RUNNING:
+            return None
         if last is not None and last.ended_at is not None:
             pause = DEAL_PAUSE_SECONDS - (timezone.now() - last.ended_at).total_seconds()
             if pause > 0.05:  # players get to see how the last hand ended; a deal is already scheduled
                 return None
-        seats = {s.number - 1: s for s in Seat.objects.filter(table=table, user__isnull=False).select_related("user").order_by("number")}
-        sessions = seat_sessions(table=table)
-        stacks = _stacks_of(table=table, seats=seats.values())
+        all_seats = _table_seats(table=table)
+        seats = {s.number - 1: s for s in all_seats if s.user_id is not None}
+        sessions, by_number = seat_sessions_and_stacks(table=table)
+        stacks = {number: by_number.get(number + 1, 0) for number in seats}
         # A player without a big blind left cannot be dealt in: sit them out until they top up.
         for number, seat in seats.items():
             if stacks[number] < table.big_blind and seat.status != Seat.Status.SITTING_OUT:
@@ -379,7 +386,9 @@ def hand_deal(*, table_id: int) -> Hand | None:
             "big_blind": plan.positions.big_blind,
         }
         table.save(update_fields=["hands_dealt", "positions"])
+        moved = []
         for number, seat in seats.items():
+            before = (seat.missed_small, seat.missed_big, seat.is_new, seat.post_now, seat.status)
             missed = plan.missed_blinds.get(number, MissedBlinds())
             seat.missed_small, seat.missed_big = missed.small, missed.big
             if number in plan.dealt_in:
@@ -388,8 +397,11 @@ def hand_deal(*, table_id: int) -> Hand | None:
                 seat.status = Seat.Status.ACTIVE
             elif seat.status != Seat.Status.SITTING_OUT:
                 seat.status = Seat.Status.WAITING_BB
-            seat.save(update_fields=["missed_small", "missed_big", "is_new", "post_now", "status"])
-        hand = Hand.objects.create(
+            if (seat.missed_small, seat.missed_big, seat.is_new, seat.post_now, seat.status) != before:
+                moved.append(seat)
+        if moved:  # most deals move no seat: the same players, playing on
+            Seat.objects.bulk_update(moved, ["missed_small", "missed_big", "is_new", "post_now", "status"])
+        hand = Hand(
             table=table,
             number=table.hands_dealt,
             config=config.as_dict(),
@@ -404,8 +416,12 @@ def hand_deal(*, table_id: int) -> Hand | None:
             hole_cards={str(number): state.hole_cards(number) for number in plan.dealt_in},
             players_dealt=len(plan.dealt_in),
         )
+        if state.is_over:  # blinds put everyone all in: settled at once, from the stored row
+            hand.save()
+        # Stored (with whose turn it is and its deadline) and published with the seats and stacks read above.
+        _after_hand_change(table=table, hand=hand, state=state, events=state.events, seats=all_seats,
+                           stacks=by_number)
         _remember(hand.id, state)
-        _after_hand_change(table=table, hand=hand, state=state, events=state.events)
         return hand
 
 
@@ -418,11 +434,6 @@ def _straddler(*, table: Table, plan, seats: dict, stacks: dict, posts: list) ->
     if not seats[first].straddle or any(seat == first for seat, _kind in posts):
         return None
     return first if stacks[first] >= 2 * table.big_blind else None
-
-
-def _stacks_of(*, table: Table, seats) -> dict[int, int]:
-    by_number = seat_stacks(table=table)
-    return {seat.number - 1: by_number.get(seat.number, 0) for seat in seats}
 
 
 # --- acting --------------------------------------------------------------------------------------

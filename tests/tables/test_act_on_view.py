@@ -3,7 +3,6 @@ with one statement (tables.held, services._act_on_view). What players must never
 process has overtaken writes nothing, and the action is judged by the locked path on the table as it is."""
 
 import copy
-from datetime import timedelta
 
 import pytest
 from django.db import connection, transaction
@@ -127,19 +126,3 @@ def _play_out(table, hand, players) -> list:
         if hand.status != "running":
             return captured.captured_queries[1:]  # less the read `act` makes itself
 
-
-def test_the_end_of_a_hand_settles_and_tells_it_in_eleven_statements(players):
-    """The last action of a hand settles it (one ledger transfer), carries out the players' requests and
-    publishes the table: a fixed handful of statements whatever the number of players (it was 26 for three)."""
-    from cashier.selectors import ledger_check
-
-    table, hand = three_handed(players)
-    _play_out(table, hand, players)  # the table's first hand also opens its rake account
-    Hand.objects.filter(pk=hand.pk).update(ended_at=hand.ended_at - timedelta(seconds=10))
-    hand = services.hand_deal(table_id=table.id)
-    statements = [query["sql"] for query in _play_out(table, hand, players)]
-    assert len(statements) <= 11, "\n".join(statements)
-    assert statements[0] == "BEGIN" and statements[-1] == "COMMIT"
-    assert not any("SAVEPOINT" in sql for sql in statements)
-    hand.refresh_from_db()
-    assert hand.status == "complete" and ledger_check().ok
