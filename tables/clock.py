@@ -10,19 +10,75 @@ by `(hand_id, action_no)`, so one sent twice (two workers' clocks, or a resend) 
 Once a second the clock also sends the lobby its fresh list of tables if anything changed
 (tables.broadcast.lobby_publish_if_stale): a busy room changes seats and ends hands many times a second, and
 one list a second is what a lobby can show.
+
+It also sends the tasks the room wants run a moment later (the deal 3 s after a hand, a house bot's move 1 s
+after its turn comes): `later()` puts them in a Redis sorted set by due time and each tick the clock claims
+those due (one Lua call: read and remove, so of several workers' clocks exactly one sends each) and sends
+them at once. No worker holds them as Celery ETA messages: a worker holding unacknowledged ETA messages died
+when Redis restarted under it (kombu's `restore_unacked`), and one killed lost them for an hour (Redis's
+visibility timeout). If Redis loses the set, the beat sweep still deals at idle tables within 2 s and a house
+bot's decision times out like anyone's.
 """
 
 from __future__ import annotations
 
+import json
 import logging
+import secrets
 import threading
 import time
 
+import redis
+from django.conf import settings
+
 log = logging.getLogger(__name__)
 
-TICK_SECONDS = 0.25
+TICK_SECONDS = 0.1
+OVERDUE_EVERY_TICKS = 2  # the deadlines in PostgreSQL: five times a second
+LOBBY_EVERY_TICKS = 10
 RESEND_SECONDS = 5.0  # a decision still due this long after its task was sent gets another (a lost task)
-LOBBY_EVERY_TICKS = 4
+CLAIM_AT_MOST = 500  # tasks sent per tick
+
+_CLAIM_SCRIPT = """
+local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[2]))
+if #due > 0 then redis.call('ZREM', KEYS[1], unpack(due)) end
+return due
+"""
+
+
+def due_key() -> str:
+    """The sorted set of tasks to send later, one per room database (rooms may share a Redis)."""
+    return f"room:due:{settings.DATABASES['default']['NAME']}"
+
+
+def later(kind: str, args: tuple, *, delay: float) -> None:
+    """Have a worker's clock send task `kind` ("deal", "bot") with `args` in `delay` seconds (at most a tick
+    late). Each call is its own entry, as each Celery task was."""
+    from tables.broadcast import _redis_client
+
+    entry = json.dumps([kind, list(args), secrets.token_hex(4)])
+    try:
+        _redis_client().zadd(due_key(), {entry: time.time() + delay})
+    except redis.RedisError:
+        log.warning("could not schedule %s %s (Redis is not answering); the sweep takes over", kind, args)
+
+
+def due_claim(*, now: float | None = None, limit: int = CLAIM_AT_MOST) -> list[tuple[str, list]]:
+    """Take the entries due by `now` out of the set and return them as (kind, args): no other caller gets them."""
+    from tables.broadcast import _redis_client
+
+    claimed = _redis_client().eval(_CLAIM_SCRIPT, 1, due_key(), time.time() if now is None else now, limit)
+    return [tuple(json.loads(entry)[:2]) for entry in claimed]
+
+
+def _send_due() -> None:
+    from tables.tasks import bot_act_task, hand_deal_task
+
+    tasks = {"deal": hand_deal_task, "bot": bot_act_task}
+    for kind, args in due_claim():
+        task = tasks.get(kind)
+        if task is not None:
+            task.apply_async(tuple(args), expires=30)
 
 
 def clock_loop(stop: threading.Event, *, tick: float = TICK_SECONDS) -> None:
@@ -36,6 +92,12 @@ def clock_loop(stop: threading.Event, *, tick: float = TICK_SECONDS) -> None:
     ticks = 0
     while not stop.wait(tick):
         ticks += 1
+        try:
+            _send_due()
+        except Exception:  # noqa: BLE001 - Redis is down: what is due stays in the set for the next tick
+            log.warning("clock: could not send the tasks due")
+        if ticks % OVERDUE_EVERY_TICKS:
+            continue
         if ticks % LOBBY_EVERY_TICKS == 0:
             try:
                 lobby_publish_if_stale()

@@ -17,7 +17,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from tables import broadcast, held
+from tables import broadcast, clock, held
 from tables.engine import fairness
 from tables.engine.config import HandConfig, PostKind
 from tables.engine.hand import Action, IllegalAction, replay, start_hand
@@ -33,6 +33,7 @@ from tables.state import table_snapshot
 log = logging.getLogger(__name__)
 
 DEAL_PAUSE_SECONDS = 3.0
+BOT_THINK_SECONDS = 1.0
 TIMEOUTS_BEFORE_SIT_OUT = 2
 
 
@@ -917,15 +918,11 @@ def tables_idle() -> list[int]:
 
 
 def _schedule_deal(table_id: int, *, countdown: float) -> None:
-    from tables.tasks import hand_deal_task
-
-    hand_deal_task.apply_async((table_id,), countdown=countdown)
+    clock.later("deal", (table_id,), delay=countdown)
 
 
 def _schedule_bot(hand_id: int, action_no: int) -> None:
-    from tables.tasks import bot_act_task
-
-    bot_act_task.apply_async((hand_id, action_no), countdown=1.0)
+    clock.later("bot", (hand_id, action_no), delay=BOT_THINK_SECONDS)
 
 
 # --- hooks the cashier calls (registered in TablesConfig.ready) ----------------------------------

@@ -8,7 +8,7 @@ from django.utils import timezone
 from tables import services
 from tables.models import Hand, Seat
 from tests.tables.conftest import table_create
-from tests.tables.test_table_services import sit
+from tests.tables.test_table_services import heads_up, sit
 
 pytestmark = pytest.mark.django_db
 
@@ -22,11 +22,7 @@ def running(table) -> Hand:
 
 
 def test_time_bank_first_then_fold_and_a_timer_for_an_old_decision_does_nothing(players):
-    table = table_create(time_bank_seconds=10)
-    alice, bob = players[:2]
-    sit(table, alice, 1)
-    sit(table, bob, 2)
-    hand = services.hand_deal(table_id=table.id)
+    table, hand = heads_up(players, time_bank_seconds=10)
     assert not services.hand_timeout(hand_id=hand.id, action_no=0), "the deadline has not passed yet"
     expire(hand)
     assert services.hand_timeout(hand_id=hand.id, action_no=0)
@@ -100,11 +96,7 @@ def test_two_timeouts_in_a_row_sit_the_player_out_after_the_hand(players):
 
 
 def test_what_is_left_of_the_time_bank_stays_in_it(players):
-    table = table_create(time_bank_seconds=10)
-    alice, bob = players[:2]
-    sit(table, alice, 1)
-    sit(table, bob, 2)
-    hand = services.hand_deal(table_id=table.id)
+    table, hand = heads_up(players, time_bank_seconds=10)
     expire(hand)
     services.hand_timeout(hand_id=hand.id, action_no=0)  # the clock ran out: the time bank starts
     hand = running(table)
@@ -114,3 +106,34 @@ def test_what_is_left_of_the_time_bank_stays_in_it(players):
     seat.refresh_from_db()
     assert 8_000 < seat.time_bank_ms <= 10_000, "acting in the time bank keeps what was not used"
     assert seat.timeouts_in_row == 0
+
+
+# --- what the room runs a moment later: kept in Redis for the workers' clock, not as Celery ETA tasks -----
+
+
+@pytest.fixture
+def due_set():
+    from tables import clock
+    from tables.broadcast import _redis_client
+
+    _redis_client().delete(clock.due_key())
+    yield clock
+    _redis_client().delete(clock.due_key())
+
+
+def test_a_deal_and_a_bot_move_wait_for_their_time_and_each_is_sent_once(due_set):
+    import time
+    from concurrent.futures import ThreadPoolExecutor
+
+    clock = due_set
+    now = time.time()
+    clock.later("deal", (7,), delay=3.0)
+    clock.later("bot", (11, 4), delay=1.0)
+    clock.later("deal", (7,), delay=0.5)  # a seat change asks again: its own entry, as its own task was
+    assert clock.due_claim(now=now) == [], "nothing is due yet"
+    assert clock.due_claim(now=now + 0.6) == [("deal", [7])]
+    assert clock.due_claim(now=now + 0.6) == [], "taken once"
+    # Two workers' clocks claim at once: each entry goes to exactly one of them.
+    with ThreadPoolExecutor(2) as pool:
+        first, second = pool.map(lambda _: clock.due_claim(now=now + 5), range(2))
+    assert sorted(first + second) == [("bot", [11, 4]), ("deal", [7])]
