@@ -1,6 +1,6 @@
 """House bots for the practice (play-money) tables: labelled as bots everywhere, so a lone new player can
 play at once. They play a loose, simple game from the same `legal` list a person gets, through the same
-service path, with a short think time (the task's countdown)."""
+service path, with a short think time (services.BOT_THINK_SECONDS, kept by the workers' clock)."""
 
 from __future__ import annotations
 

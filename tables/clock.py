@@ -1,10 +1,10 @@
-"""The decision clock: one thread in each Celery worker that finds the decisions whose time ran out and hands
-each to the worker's pool as a `hand_timeout_task`.
+"""The clock: one thread in each Celery worker that finds the decisions whose time ran out and hands each to
+the worker's pool as a `hand_timeout_task`, and sends the tasks the room asked to run a moment later.
 
 A hand stores the deadline of the decision it waits for (`Hand.deadline`, moved on by every action and by the
 time bank), so the clock needs nothing from the action that set it: no message per action, nothing lost
-when a worker dies with timers in memory. Four times a second it asks PostgreSQL for running hands past
-their deadline (an index on status and deadline); a timer fires at most a tick late. Every timeout is keyed
+when a worker dies with timers in memory. Five times a second it asks PostgreSQL for running hands past
+their deadline (an index on status and deadline); a timer fires at most 0.2 s late. Every timeout is keyed
 by `(hand_id, action_no)`, so one sent twice (two workers' clocks, or a resend) does nothing the second time.
 
 Once a second the clock also sends the lobby its fresh list of tables if anything changed
@@ -102,7 +102,7 @@ def clock_loop(stop: threading.Event, *, tick: float = TICK_SECONDS) -> None:
             try:
                 lobby_publish_if_stale()
             except Exception:  # noqa: BLE001 - Redis or the database is down: the next second tries again
-                log.warning("decision clock: could not send the lobby its list")
+                log.warning("clock: could not send the lobby its list")
                 connection.close()
         try:
             due = hands_overdue(grace_seconds=0)
