@@ -30,6 +30,15 @@ def seat_balance(session) -> int:
     return Account.objects.get(pk=session.account_id).balance
 
 
+
+def two_seated(table):
+    """Two players with 100.00 in their wallets, each sat at `table` (seats 1 and 2) with 50.00."""
+    a, b = player_create(), player_create()
+    eur_fund(a, 10_000)
+    eur_fund(b, 10_000)
+    return (a, b, services.seat_buy_in(user=a, table=table, seat_number=1, amount=5_000),
+            services.seat_buy_in(user=b, table=table, seat_number=2, amount=5_000))
+
 def test_buy_in_moves_wallet_to_a_new_seat_session(player, eur_table):
     eur_fund(player, 20_000)
     session = services.seat_buy_in(user=player, table=eur_table, seat_number=3, amount=5_000)
@@ -231,11 +240,7 @@ def test_hand_settle_is_one_balanced_transfer_and_idempotent(eur_table):
     {"deltas": "ok", "rake": 0, "hand_ref": ""},
 ])
 def test_bad_settlements_move_nothing(eur_table, bad):
-    a, b = player_create(), player_create()
-    eur_fund(a, 10_000)
-    eur_fund(b, 10_000)
-    sa = services.seat_buy_in(user=a, table=eur_table, seat_number=1, amount=5_000)
-    sb = services.seat_buy_in(user=b, table=eur_table, seat_number=2, amount=5_000)
+    a, b, sa, sb = two_seated(eur_table)
     deltas = {
         "unbalanced": {sa.pk: 100, sb.pk: -90},
         "too_much": {sa.pk: 6_000, sb.pk: -6_000},
@@ -280,11 +285,7 @@ def test_staff_cannot_create_a_eur_table_whose_minimum_is_over_1000(admin_client
 
 
 def test_a_hand_settled_again_after_its_seats_closed_gets_the_first_answer(eur_table):
-    a, b = player_create(), player_create()
-    eur_fund(a, 10_000)
-    eur_fund(b, 10_000)
-    sa = services.seat_buy_in(user=a, table=eur_table, seat_number=1, amount=5_000)
-    sb = services.seat_buy_in(user=b, table=eur_table, seat_number=2, amount=5_000)
+    a, b, sa, sb = two_seated(eur_table)
     first = services.hand_settle(table=eur_table, hand_ref="h9", deltas={sa.pk: 5_000, sb.pk: -5_000})
     services.seat_cash_out(user=a, table=eur_table, hand_in_progress=False)
     services.seat_cash_out(user=b, table=eur_table, hand_in_progress=False)
@@ -297,11 +298,7 @@ def test_a_hand_settled_again_after_its_seats_closed_gets_the_first_answer(eur_t
 
 
 def test_the_rake_lands_in_the_tables_rake_account_whatever_the_process_remembers(eur_table):
-    a, b = player_create(), player_create()
-    eur_fund(a, 10_000)
-    eur_fund(b, 10_000)
-    sa = services.seat_buy_in(user=a, table=eur_table, seat_number=1, amount=5_000)
-    sb = services.seat_buy_in(user=b, table=eur_table, seat_number=2, amount=5_000)
+    a, b, sa, sb = two_seated(eur_table)
     services._rake_account_ids[eur_table.pk] = sa.account_id  # wrong: a seat's account
     services.hand_settle(table=eur_table, hand_ref="h1", deltas={sa.pk: 100, sb.pk: -150}, rake=50)
     services._rake_account_ids[eur_table.pk] = 10**9  # gone
