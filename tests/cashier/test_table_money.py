@@ -30,7 +30,6 @@ def seat_balance(session) -> int:
     return Account.objects.get(pk=session.account_id).balance
 
 
-
 def two_seated(table):
     """Two players with 100.00 in their wallets, each sat at `table` (seats 1 and 2) with 50.00."""
     a, b = player_create(), player_create()
@@ -38,6 +37,7 @@ def two_seated(table):
     eur_fund(b, 10_000)
     return (a, b, services.seat_buy_in(user=a, table=table, seat_number=1, amount=5_000),
             services.seat_buy_in(user=b, table=table, seat_number=2, amount=5_000))
+
 
 def test_buy_in_moves_wallet_to_a_new_seat_session(player, eur_table):
     eur_fund(player, 20_000)
