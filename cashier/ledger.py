@@ -106,6 +106,9 @@ def transfer_post(
 
     for account, amount in legs_net:
         if account.kind not in OUTSIDE_KINDS and account.balance + amount < 0:
+            existing = Transfer.objects.filter(idempotency_key=idempotency_key).first() if idempotency_key else None
+            if existing is not None:  # a replay of a request whose money has moved on since
+                return transfer_replayed(existing, request_hash)
             raise InsufficientFunds(_("Not enough money: the %(account)s holds %(balance)s.") % {
                 "account": account.get_kind_display().lower(),
                 "balance": _format(account.balance, currency),
@@ -127,7 +130,7 @@ def transfer_post(
             raise InsufficientFunds(_("Not enough money for this request.")) from error
         raise
     if not rows:  # the key was taken: by this same request before (a replay), or by another one
-        return _replayed(Transfer.objects.get(idempotency_key=idempotency_key), request_hash)
+        return transfer_replayed(Transfer.objects.get(idempotency_key=idempotency_key), request_hash)
     transfer.pk = rows[0][0]
     transfer._state.adding = False
     transfer._state.db = connection.alias
@@ -164,7 +167,8 @@ SELECT transfer.id, entry.account_id, entry.balance_after FROM transfer LEFT JOI
 """
 
 
-def _replayed(existing: Transfer, request_hash: str) -> Transfer:
+def transfer_replayed(existing: Transfer, request_hash: str) -> Transfer:
+    """The transfer a request with the same key made before, if it carried the same data; else refused."""
     if existing.request_hash != request_hash:
         raise IdempotencyConflict(
             _("This request's key was already used for a different request. Nothing was moved.")

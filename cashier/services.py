@@ -47,6 +47,7 @@ from cashier.ledger import (
     request_fingerprint,
     system_account_get,
     transfer_post,
+    transfer_replayed,
     wallet_get,
 )
 from cashier.models import Account, AccountKind, Deposit, SeatSession, Transfer, TransferKind, Withdrawal
@@ -676,25 +677,18 @@ def hand_settle(
 def _hand_settle(*, table: Table, key: str, fingerprint: str, hand_ref: str, by_session: dict[int, int],
                  rake: int) -> Transfer:
     try:
-        legs = _hand_legs(table=table, by_session=by_session, rake=rake)
-    except SettlementInvalid:
-        # Settled before (its seats may have closed since, its losers' stacks moved): the same answer as then.
-        existing = Transfer.objects.filter(idempotency_key=key).first()
-        if existing is None:
-            raise
-        return _hand_replayed(existing, fingerprint)
-    try:
+        try:
+            legs = _hand_legs(table=table, by_session=by_session, rake=rake)
+        except SettlementInvalid:
+            # Settled before (its seats may have closed since, its losers' stacks moved): the answer of then.
+            existing = Transfer.objects.filter(idempotency_key=key).first()
+            if existing is None:
+                raise
+            return transfer_replayed(existing, fingerprint)
         return transfer_post(kind=TransferKind.HAND, currency=table.currency, legs=legs, idempotency_key=key,
                              request_hash=fingerprint, table=table, hand_ref=hand_ref, allow_empty=True)
     except IdempotencyConflict:
         raise IdempotencyConflict(_("This hand was already settled with other results.")) from None
-
-
-def _hand_replayed(existing: Transfer, fingerprint: str) -> Transfer:
-    if existing.request_hash != fingerprint:
-        raise IdempotencyConflict(_("This hand was already settled with other results."))
-    existing.replayed = True
-    return existing
 
 
 # Table id -> its rake account's id, as this process last found it (checked each time it is used).

@@ -12,7 +12,7 @@ from django.test import override_settings
 from cashier import services
 from cashier.errors import LedgerUnbalanced
 from cashier.ledger import accounts_lock, system_account_get, transfer_post, wallet_get
-from cashier.models import Account, AccountKind, Entry, Transfer
+from cashier.models import Account, AccountKind, Entry, Transfer, TransferKind
 from cashier.selectors import ledger_check, wallet_balances
 from tests.cashier.conftest import player_create
 
@@ -151,3 +151,28 @@ def _url_of_test_database() -> str:
     s = connection.settings_dict
     auth = s["USER"] + (f":{s['PASSWORD']}" if s["PASSWORD"] else "")
     return f"postgresql://{auth}@{s['HOST'] or '127.0.0.1'}:{s['PORT'] or 5432}/{s['NAME']}"
+
+
+def test_a_transfer_replayed_by_its_key_after_its_money_moved_on_moves_nothing_again(player):
+    """The same key and data return the first transfer even when the accounts could no longer afford it."""
+    from cashier.errors import IdempotencyConflict, InsufficientFunds
+
+    other = player_create()
+
+    def send(amount, key, data):
+        with transaction.atomic():
+            sender, receiver = wallet_get(user=player, currency="play"), wallet_get(user=other, currency="play")
+            locked = accounts_lock(accounts=[sender, receiver])
+            return transfer_post(kind=TransferKind.HAND, currency="play",
+                                 legs=[(locked[sender.pk], -amount), (locked[receiver.pk], amount)],
+                                 idempotency_key=key, request_hash=data)
+
+    first = send(1_000_000, "gift:1", "a")  # the player's whole wallet
+    again = send(1_000_000, "gift:1", "a")
+    assert again.pk == first.pk and again.replayed
+    assert wallet_balances(user=player)["play"] == 0 and wallet_balances(user=other)["play"] == 2_000_000
+    with pytest.raises(IdempotencyConflict):
+        send(1_000_000, "gift:1", "b")
+    with pytest.raises(InsufficientFunds):
+        send(1_000_000, "gift:2", "a")
+    assert ledger_check().ok
