@@ -8,7 +8,7 @@ import sys
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "pokerroom.settings")
 
 # The event loop shares the interpreter with the consumers' database threads (tables.consumers): a thread
-# busy settling a hand hands the loop its turn after 1 ms rather than Python's default 5 ms, so frames keep
+# busy settling a hand hands the loop its turn after 0.2 ms rather than Python's default 5 ms, so frames keep
 # flowing to the other tables meanwhile.
 sys.setswitchinterval(float(os.environ.get("ROOM_SWITCH_INTERVAL", "0.0002")))
 GC_YOUNG = int(os.environ.get("ROOM_GC_YOUNG", "20000"))

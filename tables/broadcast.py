@@ -154,7 +154,8 @@ def _direct_publisher():
 _redis: redis.Redis | None = None
 
 
-def _redis_client() -> redis.Redis:
+def redis_client() -> redis.Redis:
+    """The room's Redis for its own keys (the lobby's mark, the clock's due set), made once per process."""
     global _redis
     if _redis is None:
         _redis = redis.Redis.from_url(settings.REDIS_URL, socket_timeout=2, socket_connect_timeout=2)
@@ -168,7 +169,7 @@ def lobby_send_on_commit() -> None:
 
 def lobby_mark_stale() -> None:
     try:
-        _redis_client().set(LOBBY_STALE_KEY, 1)
+        redis_client().set(LOBBY_STALE_KEY, 1)
     except redis.RedisError:
         log.warning("could not mark the lobby stale (Redis is not answering)")
 
@@ -178,7 +179,7 @@ def lobby_publish_if_stale() -> bool:
     this once a second; of several workers, the one that clears the mark sends)."""
     from tables.selectors import table_list_open
 
-    if not _redis_client().getdel(LOBBY_STALE_KEY):
+    if not redis_client().getdel(LOBBY_STALE_KEY):
         return False
     group_send(LOBBY_GROUP, {"type": "tables", "tables": table_list_open()})
     return True

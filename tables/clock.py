@@ -54,20 +54,20 @@ def due_key() -> str:
 def later(kind: str, args: tuple, *, delay: float) -> None:
     """Have a worker's clock send task `kind` ("deal", "bot") with `args` in `delay` seconds (at most a tick
     late). Each call is its own entry, as each Celery task was."""
-    from tables.broadcast import _redis_client
+    from tables.broadcast import redis_client
 
     entry = json.dumps([kind, list(args), secrets.token_hex(4)])
     try:
-        _redis_client().zadd(due_key(), {entry: time.time() + delay})
+        redis_client().zadd(due_key(), {entry: time.time() + delay})
     except redis.RedisError:
         log.warning("could not schedule %s %s (Redis is not answering); the sweep takes over", kind, args)
 
 
 def due_claim(*, now: float | None = None, limit: int = CLAIM_AT_MOST) -> list[tuple[str, list]]:
     """Take the entries due by `now` out of the set and return them as (kind, args): no other caller gets them."""
-    from tables.broadcast import _redis_client
+    from tables.broadcast import redis_client
 
-    claimed = _redis_client().eval(_CLAIM_SCRIPT, 1, due_key(), time.time() if now is None else now, limit)
+    claimed = redis_client().eval(_CLAIM_SCRIPT, 1, due_key(), time.time() if now is None else now, limit)
     return [tuple(json.loads(entry)[:2]) for entry in claimed]
 
 

@@ -149,8 +149,6 @@ def language_of(scope: dict) -> str:
     return settings.LANGUAGE_CODE
 
 
-
-
 class TableConsumer(RoomConsumer):
     async def connect(self) -> None:
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])

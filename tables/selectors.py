@@ -72,6 +72,13 @@ def table_as_json(*, table: Table, players: int, bots: int) -> dict:
     }
 
 
+def table_seats(*, table: Table) -> list:
+    """The table's seats in order, with their users (no join to the table)."""
+    from tables.models import Seat
+
+    return list(Seat.objects.filter(table=table).select_related("user").order_by("number"))
+
+
 def seat_stacks(*, table: Table) -> dict[int, int]:
     """Seat number -> chips in the seat's ledger account (the stack between hands)."""
     from cashier.models import SeatSession

@@ -27,7 +27,7 @@ from tables.engine.rake import RakeCap as EngineRakeCap
 from tables.engine.rake import RakeRule
 from tables.engine.rake import RakeSchedule as EngineRakeSchedule
 from tables.models import Hand, RakeSchedule, Seat, Table
-from tables.selectors import seat_sessions_and_stacks, seat_stacks
+from tables.selectors import seat_sessions_and_stacks, seat_stacks, table_seats
 from tables.state import table_snapshot
 
 log = logging.getLogger(__name__)
@@ -287,7 +287,7 @@ def _require_seat(*, table: Table, user) -> Seat:
 
 def _seats_with(*, table: Table, user) -> tuple[list[Seat], Seat]:
     """The table's seats (with their users) and the one `user` sits in; refused if none."""
-    seats = _table_seats(table=table)
+    seats = table_seats(table=table)
     seat = next((s for s in seats if s.user_id == user.id), None)
     if seat is None:
         raise TableError("not_seated", _("You have no seat at this table."))
@@ -339,7 +339,7 @@ def hand_deal(*, table_id: int) -> Hand | None:
             pause = DEAL_PAUSE_SECONDS - (timezone.now() - last.ended_at).total_seconds()
             if pause > 0.05:  # players get to see how the last hand ended; a deal is already scheduled
                 return None
-        all_seats = _table_seats(table=table)
+        all_seats = table_seats(table=table)
         seats = {s.number - 1: s for s in all_seats if s.user_id is not None}
         sessions, by_number = seat_sessions_and_stacks(table=table)
         stacks = {number: by_number.get(number + 1, 0) for number in seats}
@@ -440,10 +440,6 @@ def _straddler(*, table: Table, plan, seats: dict, stacks: dict, posts: list) ->
 # --- acting --------------------------------------------------------------------------------------
 
 
-def _table_seats(*, table: Table) -> list[Seat]:
-    return list(Seat.objects.filter(table=table).select_related("user").order_by("number"))  # no table join
-
-
 def table_act(*, table_id: int, user, hand_id: int, action_no: int, action: str, amount: int | None) -> None:
     """A player's action in the hand. Refused with a TableError (nothing changed) when it answers another
     decision than the one the hand waits for, or when the engine finds it illegal. Locks the table.
@@ -476,7 +472,7 @@ def table_act(*, table_id: int, user, hand_id: int, action_no: int, action: str,
         if state.to_act != seat:
             _remember(hand.id, state)
             raise TableError("not_your_turn", _("It is not your turn."))
-        seats = view.seats if view is not None else _table_seats(table=table)
+        seats = view.seats if view is not None else table_seats(table=table)
         stacks = view.stacks if view is not None else seat_stacks(table=table)
         row = next(s for s in seats if s.number == seat + 1)
         changes = {"timeouts_in_row": 0} if row.timeouts_in_row else {}
@@ -597,7 +593,7 @@ def _view_load(*, table_id: int) -> held.TableView | None:
         return None
     hand = found[0]
     table = hand.table
-    return held.TableView(seq=table.seq, table=table, hand=hand, seats=_table_seats(table=table),
+    return held.TableView(seq=table.seq, table=table, hand=hand, seats=table_seats(table=table),
                           stacks=seat_stacks(table=table))
 
 
@@ -834,7 +830,7 @@ def _seats_after_hand(*, table: Table) -> tuple[list[Seat], dict[int, int]]:
     from cashier import selectors as cashier_selectors
     from tables.bots import bots_top_up
 
-    seats = _table_seats(table=table)
+    seats = table_seats(table=table)
     stacks = seat_stacks(table=table)
     bots_top_up(table=table, seats=seats, stacks=stacks)
     excluded = {session.seat_number for session in cashier_selectors.seats_to_cash_out_after_hand(table=table)}

@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from tables.engine.hand import Hand as EngineHand
 from tables.models import Hand, Seat, Table
-from tables.selectors import seat_stacks, table_as_json
+from tables.selectors import seat_stacks, table_as_json, table_seats
 
 
 def _seat_status(seat: Seat, state: EngineHand | None, in_hand: bool) -> str:
@@ -33,7 +33,7 @@ def table_snapshot(
     """Everything public about the table now. `hand`/`state` are the running hand (or None); `seats` (in
     order, with their users) and `stacks` (seat number -> chips between hands) are read unless given."""
     if seats is None:
-        seats = list(Seat.objects.filter(table=table).select_related("user").order_by("number"))
+        seats = table_seats(table=table)
     wallet_stacks = seat_stacks(table=table) if stacks is None else stacks
     shown = state.shown_cards() if state is not None else {}
     players = hand.players if hand is not None else {}

@@ -114,11 +114,11 @@ def test_what_is_left_of_the_time_bank_stays_in_it(players):
 @pytest.fixture
 def due_set():
     from tables import clock
-    from tables.broadcast import _redis_client
+    from tables.broadcast import redis_client
 
-    _redis_client().delete(clock.due_key())
+    redis_client().delete(clock.due_key())
     yield clock
-    _redis_client().delete(clock.due_key())
+    redis_client().delete(clock.due_key())
 
 
 def test_a_deal_and_a_bot_move_wait_for_their_time_and_each_is_sent_once(due_set):
