@@ -2,20 +2,14 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
 from tables.engine import Action, Hand, HandConfig, PostKind, start_hand
 from tables.engine.cards import FULL_DECK
 
-
-def shared_dir() -> Path:
-    """``../shared`` beside the repository (CI clones the repo next to it), or ``POKER_SHARED_DIR``."""
-    override = os.environ.get("POKER_SHARED_DIR")
-    if override:
-        return Path(override)
-    return (Path(__file__).resolve().parents[2] / ".." / "shared").resolve()
+DATA_DIR = Path(__file__).resolve().parents[1] / "data"
+"""The recorded hands the tests replay, carried in the repository (tests/data/README.md)."""
 
 
 def stacked_deck(

@@ -1,4 +1,4 @@
-"""Every recorded hand of ../shared/data to the chip: 201 room hands (with and without the room's rake,
+"""Every recorded hand of tests/data to the chip: 201 room hands (with and without the room's rake,
 pots, rake per pot and winners per pot) and 119 real hands (PHH)."""
 
 from __future__ import annotations
@@ -6,27 +6,20 @@ from __future__ import annotations
 import json
 
 import pytest
-from engine_helpers import shared_dir
+from engine_helpers import DATA_DIR
 
 from tables.engine.phh import load_phh, play_recorded, replay_file, replay_files
 from tables.engine.rake import room_schedule
 
-ROOM = shared_dir() / "data" / "room-hands"
-PHH = shared_dir() / "data" / "phh"
+ROOM = DATA_DIR / "room-hands"
+PHH = DATA_DIR / "phh"
 
 
-def _expected(folder):
-    path = folder / "expected.json"
-    if not path.exists():
-        pytest.skip(f"shared data not found at {folder} (set POKER_SHARED_DIR)")
-    return json.loads(path.read_text())
+ROOM_EXPECTED = json.loads((ROOM / "expected.json").read_text())
+PHH_EXPECTED = json.loads((PHH / "expected.json").read_text())
 
 
-ROOM_EXPECTED = _expected(ROOM) if (ROOM / "expected.json").exists() else {}
-PHH_EXPECTED = _expected(PHH) if (PHH / "expected.json").exists() else {}
-
-
-def test_the_shared_data_is_there():
+def test_the_recorded_data_is_there():
     assert len(ROOM_EXPECTED) == 201
     assert len(PHH_EXPECTED) == 119
 

@@ -5,10 +5,10 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.engine.engine_helpers import shared_dir
+from tests.engine.engine_helpers import DATA_DIR
 
 BASE_DIR = Path(__file__).resolve().parents[2]
-ROOM_HANDS = shared_dir() / "data" / "room-hands"
+ROOM_HANDS = DATA_DIR / "room-hands"
 
 
 def replay(*args: str) -> subprocess.CompletedProcess:
