@@ -805,8 +805,11 @@ def _hand_finish(*, table: Table, hand: Hand, state: EngineHand) -> tuple[list[S
     settlement = state.settlement
     start = {int(k): v for k, v in hand.config["stacks"].items()}
     final = dict(settlement.finishing_stacks)
-    deltas = {hand.players[str(number)]["session"]: final[number] - start[number] for number in start}
-    cashier.hand_settle(table=table, hand_ref=f"hand:{hand.id}", deltas=deltas, rake=settlement.rake)
+    sessions = {number: hand.players[str(number)]["session"] for number in start}
+    deltas = {sessions[number]: final[number] - start[number] for number in start}
+    # What each seat put into the pots, uncalled bets excluded: what it won back less its net change.
+    put_in = {sessions[number]: settlement.won.get(number, 0) - deltas[sessions[number]] for number in start}
+    cashier.hand_settle(table=table, hand_ref=f"hand:{hand.id}", deltas=deltas, put_in=put_in, rake=settlement.rake)
     hand.status = Hand.Status.COMPLETE
     hand.pot_total = sum(pot.amount for pot in settlement.pots)
     hand.to_act = None
