@@ -28,8 +28,11 @@ def test_a_settlement_records_the_pot_and_the_part_people_put_in(play_table):
     alice, bruno, bot = seated(play_table, bots=1)
     # alice put in 300 and won the pot of 700 less 30 rake; bruno put in 300, the bot 100
     transfer = services.hand_settle(
-        table=play_table, hand_ref="h1", deltas={alice: 370, bruno: -300, bot: -100},
-        put_in={alice: 300, bruno: 300, bot: 100}, rake=30,
+        table=play_table,
+        hand_ref="h1",
+        deltas={alice: 370, bruno: -300, bot: -100},
+        put_in={alice: 300, bruno: 300, bot: 100},
+        rake=30,
     )
     transfer.refresh_from_db()
     assert (transfer.pot, transfer.pot_people) == (700, 600)
@@ -39,8 +42,9 @@ def test_a_settlement_records_the_pot_and_the_part_people_put_in(play_table):
 def test_a_seat_that_lost_more_than_it_put_in_is_refused(play_table):
     alice, bruno = seated(play_table)
     with pytest.raises(services.SettlementInvalid):
-        services.hand_settle(table=play_table, hand_ref="h1", deltas={alice: 200, bruno: -200},
-                             put_in={alice: 300, bruno: 100})
+        services.hand_settle(
+            table=play_table, hand_ref="h1", deltas={alice: 200, bruno: -200}, put_in={alice: 300, bruno: 100}
+        )
     assert not Transfer.objects.filter(kind=TransferKind.HAND).exists()
 
 
@@ -51,12 +55,15 @@ def _post(*, sessions, amounts, pot, pot_people, kind=TransferKind.HAND):
         return transfer_post(kind=kind, currency="play", legs=legs, pot=pot, pot_people=pot_people)
 
 
-@pytest.mark.parametrize(("kind", "pot", "pot_people"), [
-    (TransferKind.HAND, 100, 101),  # people cannot put in more than the pot
-    (TransferKind.HAND, 100, -1),
-    (TransferKind.HAND, 100, None),  # both or neither
-    (TransferKind.TOP_UP, 100, 100),  # only a hand has pots
-])
+@pytest.mark.parametrize(
+    ("kind", "pot", "pot_people"),
+    [
+        (TransferKind.HAND, 100, 101),  # people cannot put in more than the pot
+        (TransferKind.HAND, 100, -1),
+        (TransferKind.HAND, 100, None),  # both or neither
+        (TransferKind.TOP_UP, 100, 100),  # only a hand has pots
+    ],
+)
 def test_the_database_refuses_a_pot_that_makes_no_sense(play_table, kind, pot, pot_people):
     alice, bruno = seated(play_table)
     with pytest.raises(IntegrityError, match="transfer_hand_pot"):
@@ -65,17 +72,21 @@ def test_the_database_refuses_a_pot_that_makes_no_sense(play_table, kind, pot, p
 
 def test_ledger_check_finds_a_hand_that_paid_out_more_than_its_pot(play_table):
     alice, bruno = seated(play_table)
-    services.hand_settle(table=play_table, hand_ref="h1", deltas={alice: 50, bruno: -50},
-                         put_in={alice: 50, bruno: 50})
+    services.hand_settle(
+        table=play_table, hand_ref="h1", deltas={alice: 50, bruno: -50}, put_in={alice: 50, bruno: 50}
+    )
     assert ledger_check().ok
     bad = _post(sessions=[alice, bruno], amounts=[80, -80], pot=60, pot_people=60)
     report = ledger_check()
-    assert f"hand transfer {bad.pk} pays out 80 (net gains and rake) from pots of only 60" in report.violations
+    assert (
+        f"hand transfer {bad.pk} pays out 80 (net gains and rake) from pots of only 60" in report.violations
+    )
 
 
 def test_ledger_check_finds_a_hand_settled_without_its_pot_once_pots_are_recorded(play_table):
     alice, bruno = seated(play_table)
-    services.hand_settle(table=play_table, hand_ref="h1", deltas={alice: 50, bruno: -50},
-                         put_in={alice: 50, bruno: 50})
+    services.hand_settle(
+        table=play_table, hand_ref="h1", deltas={alice: 50, bruno: -50}, put_in={alice: 50, bruno: 50}
+    )
     bare = _post(sessions=[alice, bruno], amounts=[20, -20], pot=None, pot_people=None)
     assert f"hand transfer {bare.pk} does not record what was put into its pots" in ledger_check().violations
