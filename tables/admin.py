@@ -1,6 +1,7 @@
 from django.contrib import admin
 
 from tables.models import RakeCap, RakeSchedule, Seat, Table
+from tables.payout import admin as payout_admin  # noqa: F401 - registers the payout statistics' admin
 
 
 class RakeCapInline(admin.TabularInline):

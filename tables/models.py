@@ -260,3 +260,41 @@ class Hand(models.Model):
     @property
     def action_no(self) -> int:
         return len(self.actions)
+
+
+class PayoutGame(models.TextChoices):
+    """The lines of the payout statistics: each cash game, and tournaments as a line of their own."""
+
+    HOLDEM = Game.HOLDEM.value, Game.HOLDEM.label
+    OMAHA = Game.OMAHA.value, Game.OMAHA.label
+    OMAHA_HILO = Game.OMAHA_HILO.value, Game.OMAHA_HILO.label
+    TOURNAMENT = "tournament", _("Tournaments")
+
+
+class PayoutDay(models.Model):
+    """One day's payout figures (SPEC 3) for one game type and currency, computed from the ledger by
+    `tables.payout.services.payout_days_compute` (as often as wanted: it replaces the day's rows), so the
+    public page reads a few rows instead of scanning hands. People only: house bots' money never counts.
+
+    Cash games: `put_in` is what people put into pots (uncalled bets excluded) and `paid_back` that less the
+    rake attributed to them; tournaments: buy-ins and fees, and prizes. Payout = paid_back / put_in."""
+
+    day = models.DateField(_("day"))
+    game = models.CharField(_("game"), max_length=16, choices=PayoutGame.choices)
+    currency = models.CharField(_("currency"), max_length=4, choices=Currency.choices)
+    put_in = models.BigIntegerField(_("put in by players"))
+    paid_back = models.BigIntegerField(_("paid back to players"))
+    count = models.PositiveIntegerField(_("hands or entries"))
+    computed_at = models.DateTimeField(_("computed at"), auto_now=True)
+
+    class Meta:
+        verbose_name = _("payout statistics day")
+        verbose_name_plural = _("payout statistics")
+        ordering = ("-day", "currency", "game")
+        constraints = [
+            models.UniqueConstraint(fields=("day", "game", "currency"), name="payout_day_unique"),
+            models.CheckConstraint(condition=models.Q(put_in__gte=0, paid_back__gte=0), name="payout_day_amounts"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.day} {self.game} {self.currency}"
