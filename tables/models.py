@@ -23,6 +23,34 @@ class Structure(models.TextChoices):
     FIXED_LIMIT = "fl", _("Fixed-Limit")
 
 
+# SPEC 1: the games the room deals, and in which structures.
+DEALT_STRUCTURES = {
+    Game.HOLDEM: (Structure.NO_LIMIT, Structure.POT_LIMIT, Structure.FIXED_LIMIT),
+    Game.OMAHA: (Structure.POT_LIMIT,),
+    Game.OMAHA_HILO: (Structure.POT_LIMIT, Structure.FIXED_LIMIT),
+}
+BOMB_POT_MAX_ANTE_BB = 10
+
+
+def game_structure_errors(*, game: str, structure: str) -> dict[str, str]:
+    """Refuse a game and structure the room does not deal (SPEC 1), with the structures it does deal."""
+    dealt = DEALT_STRUCTURES.get(game)
+    if dealt is None or structure in dealt:
+        return {}
+    return {"structure": _("The room does not deal %(game)s in %(structure)s: only in %(dealt)s.") % {
+        "game": Game(game).label, "structure": dict(Structure.choices).get(structure, structure),
+        "dealt": ", ".join(str(s.label) for s in dealt),
+    }}
+
+
+def bomb_pot_errors(*, every: int | None, ante_bb: int | None) -> dict[str, str]:
+    """A bomb pot needs both its frequency and its ante (at most 10 big blinds), or neither."""
+    if (every is None) != (ante_bb is None):
+        field = "bomb_pot_ante_bb" if ante_bb is None else "bomb_pot_every"
+        return {field: _("Set both how often a bomb pot is dealt and its ante, or neither.")}
+    return {}
+
+
 class RakeSchedule(models.Model):
     """The room's rake as data (SPEC 1.2): a rate and caps by players dealt in and big blind.
 
@@ -88,6 +116,16 @@ class Table(models.Model):
         _("seats"), default=6, validators=[MinValueValidator(2), MaxValueValidator(10)]
     )
     allow_straddle = models.BooleanField(_("straddle allowed"), default=False)
+    bomb_pot_every = models.PositiveSmallIntegerField(
+        _("bomb pot every (hands)"), null=True, blank=True, validators=[MinValueValidator(1)],
+        help_text=_("Every this many hands, a bomb pot: every player posts the ante and the hand starts on the "
+                    "flop, without blinds. Empty: no bomb pots."),
+    )
+    bomb_pot_ante_bb = models.PositiveSmallIntegerField(
+        _("bomb pot ante (big blinds)"), null=True, blank=True,
+        validators=[MinValueValidator(1), MaxValueValidator(BOMB_POT_MAX_ANTE_BB)],
+        help_text=_("What every player posts in a bomb pot, in big blinds."),
+    )
     rake_schedule = models.ForeignKey(
         RakeSchedule, on_delete=models.PROTECT, null=True, blank=True, verbose_name=_("rake schedule")
     )
@@ -113,6 +151,18 @@ class Table(models.Model):
                 condition=~models.Q(currency="eur") | models.Q(min_buy_in__lte=EUR_SESSION_CAP),
                 name="table_eur_min_buy_in_within_cap",
             ),
+            models.CheckConstraint(
+                condition=models.Q(
+                    *[models.Q(game=game, structure__in=dealt) for game, dealt in DEALT_STRUCTURES.items()],
+                    _connector=models.Q.OR,
+                ),
+                name="table_game_structure_dealt",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(bomb_pot_every__isnull=True, bomb_pot_ante_bb__isnull=True)
+                | models.Q(bomb_pot_every__gte=1, bomb_pot_ante_bb__gte=1, bomb_pot_ante_bb__lte=BOMB_POT_MAX_ANTE_BB),
+                name="table_bomb_pot",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -128,6 +178,20 @@ class Table(models.Model):
         if self.currency == Currency.EUR:
             return min(self.max_buy_in, EUR_SESSION_CAP)
         return self.max_buy_in
+
+    @property
+    def bomb_pot_next_in(self) -> int | None:
+        """Hands until the next bomb pot, the next hand counting as 1 (None: the table deals none). Bomb pots
+        are the hands whose number is a multiple of `bomb_pot_every`."""
+        if not self.bomb_pot_every:
+            return None
+        return self.bomb_pot_every - self.hands_dealt % self.bomb_pot_every
+
+    def bomb_pot_ante(self, *, hand_number: int) -> int:
+        """What every player posts if hand `hand_number` is a bomb pot; 0 if it is not."""
+        if not self.bomb_pot_every or not self.bomb_pot_ante_bb or hand_number % self.bomb_pot_every:
+            return 0
+        return self.bomb_pot_ante_bb * self.big_blind
 
     def default_buy_in_bounds(self) -> tuple[int, int]:
         """30 to 100 big blinds (FL: small bets, which are the big blind here)."""
@@ -150,6 +214,8 @@ class Table(models.Model):
             errors["max_buy_in"] = _("The maximum buy-in cannot be below the minimum.")
         if self.currency == Currency.EUR and self.min_buy_in is not None and self.min_buy_in > EUR_SESSION_CAP:
             errors["min_buy_in"] = _("A euro table's minimum buy-in cannot exceed EUR 1,000 (the session cap).")
+        errors.update(game_structure_errors(game=self.game, structure=self.structure))
+        errors.update(bomb_pot_errors(every=self.bomb_pot_every, ante_bb=self.bomb_pot_ante_bb))
         if errors:
             raise ValidationError(errors)
 

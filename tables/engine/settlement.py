@@ -33,6 +33,8 @@ class PotResult:
     winners: Mapping[int, int]
     high_winners: tuple[int, ...] = ()
     low_winners: tuple[int, ...] = ()
+    low_amount: int = 0
+    """Hi-Lo: the net's low half (0 when nobody qualified for a low); the high half is the rest."""
 
     def as_dict(self) -> dict:
         return {
@@ -43,6 +45,8 @@ class PotResult:
             "winners": {str(seat): won for seat, won in self.winners.items()},
             "high_winners": list(self.high_winners),
             "low_winners": list(self.low_winners),
+            "high_amount": self.net - self.low_amount,
+            "low_amount": self.low_amount,
         }
 
 
@@ -209,6 +213,7 @@ def settle(
         winners: dict[int, int]
         high: tuple[int, ...] = ()
         low: tuple[int, ...] = ()
+        low_half = 0
         if len(pot.eligible) == 1 or not contenders:
             # Uncontested (or nobody eligible showed, which the showdown rules never allow): the
             # first eligible player takes it.
@@ -228,7 +233,7 @@ def settle(
                 winners = split_evenly(amount=net, winners=high, order=order, chip=chip)
         for seat, amount in winners.items():
             won[seat] = won.get(seat, 0) + amount
-        results.append(PotResult(pot.amount, pot_rake, net, pot.eligible, winners, high, low))
+        results.append(PotResult(pot.amount, pot_rake, net, pot.eligible, winners, high, low, low_half))
     reported = dict(returned)
     for seat, amount in (returned_before or {}).items():
         if amount:
