@@ -84,47 +84,39 @@ def tournament_prizes(
     return tournament.payout_table.schedule().prizes(entrants=entrants, pool=pool)
 
 
+def tournament_levels(*, tournament: Tournament) -> list[dict]:
+    return [
+        {"level": level.number, "small_blind": level.small_blind, "big_blind": level.big_blind,
+         "ante": level.ante, "seconds": level.seconds}
+        for level in tournament.blind_structure.levels.order_by("number")
+    ]  # fmt: skip
+
+
+def tournament_payouts(*, tournament: Tournament) -> list[dict]:
+    return [
+        {"place": place, "amount": amount}
+        for place, amount in enumerate(tournament_prizes(tournament=tournament), start=1)
+    ]
+
+
 def tournament_detail(*, tournament: Tournament) -> dict:
     """`GET /api/tournaments/<id>/`: the row, the blind structure, the payouts as they stand, the standings."""
     level = tournament.blind_structure.schedule().level(tournament.level) if tournament.level else None
     return {
         **tournament_row(tournament),
         "seats_per_table": tournament.seats_per_table,
-        "current_level": None
-        if level is None
-        else {
-            "small_blind": level.small_blind,
-            "big_blind": level.big_blind,
-            "ante": level.ante,
+        "current_level": None if level is None else {
+            "small_blind": level.small_blind, "big_blind": level.big_blind, "ante": level.ante,
             "started_at": tournament.level_started_at.isoformat() if tournament.level_started_at else None,
         },
-        "levels": [
-            {
-                "level": level.number,
-                "small_blind": level.small_blind,
-                "big_blind": level.big_blind,
-                "ante": level.ante,
-                "seconds": level.seconds,
-            }
-            for level in tournament.blind_structure.levels.order_by("number")
-        ],
-        "payouts": [
-            {"place": place, "amount": amount}
-            for place, amount in enumerate(tournament_prizes(tournament=tournament), start=1)
-        ],
+        "levels": tournament_levels(tournament=tournament),
+        "payouts": tournament_payouts(tournament=tournament),
         "standings": [
-            {
-                "name": entry.user.username,
-                "bot": entry.user.is_bot,
-                "status": entry.status,
-                "chips": entry.chips,
-                "place": entry.place,
-                "prize": entry.prize,
-                "table": entry.table_id,
-            }
+            {"name": entry.user.username, "bot": entry.user.is_bot, "status": entry.status, "chips": entry.chips,
+             "place": entry.place, "prize": entry.prize, "table": entry.table_id}
             for entry in tournament_standings(tournament=tournament)
         ],
-    }
+    }  # fmt: skip
 
 
 def tournament_standings(*, tournament: Tournament) -> list[Entry]:

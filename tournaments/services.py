@@ -191,7 +191,7 @@ def tournament_busts_record(
             e.pk: e for e in tournament.entries.select_for_update().filter(status=Entry.Status.PLAYING)
         }
         if any(bust.entry not in playing or playing[bust.entry].chips != 0 for bust in busts):
-            raise WrongStatus("a bust names an entry that is not playing or still has chips")
+            raise ValueError("a bust names an entry that is not playing or still has chips")
         entrants = tournament.entries.filter(status__in=Entry.IN_TOURNAMENT).count()
         prizes = tournament.payout_table.schedule().prizes(
             entrants=entrants, pool=prize_pool(tournament=tournament)

@@ -14,7 +14,9 @@ from tournaments.selectors import (
     entry_of,
     tournament_detail,
     tournament_get,
+    tournament_levels,
     tournament_list,
+    tournament_payouts,
     tournament_standings,
 )
 
@@ -39,14 +41,13 @@ def api_tournament(request, tournament_id: int):
 @require_GET
 def tournament_page(request, tournament_id: int):
     tournament = _tournament_or_404(tournament_id)
-    detail = tournament_detail(tournament=tournament)
     return render(
         request,
         "tournaments/tournament.html",
         {
             "tournament": tournament,
-            "levels": detail["levels"],
-            "payouts": detail["payouts"],
+            "levels": tournament_levels(tournament=tournament),
+            "payouts": tournament_payouts(tournament=tournament),
             "standings": tournament_standings(tournament=tournament),
             "entry": entry_of(tournament=tournament, user=request.user),
         },

@@ -4,7 +4,7 @@ import itertools
 from datetime import timedelta
 
 import pytest
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from tests.cashier.conftest import eur_fund, player_create
 from tournaments.defaults import defaults_ensure
@@ -44,6 +44,13 @@ def eur_player(amount: int = 10_000):
     player = player_create()
     eur_fund(player, amount)
     return player
+
+
+@pytest.fixture(autouse=True)
+def in_english():
+    """The refusals are read in English here, whatever language an earlier test left active."""
+    with translation.override("en"):
+        yield
 
 
 @pytest.fixture
