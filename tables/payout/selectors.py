@@ -126,6 +126,7 @@ def payout_days_from_ledger(*, first: date, last: date) -> list[DayFigures]:
         "rake": AccountKind.RAKE.value,
         "entry": TransferKind.TOURNAMENT_ENTRY.value,
         "prize": TransferKind.TOURNAMENT_PRIZE.value,
+        "refund": TransferKind.TOURNAMENT_REFUND.value,
         "wallets": [AccountKind.PLAYER_PLAY.value, AccountKind.PLAYER_EUR.value],
         "tournament": PayoutGame.TOURNAMENT.value,
     }
@@ -162,16 +163,18 @@ SELECT (t.created_at AT TIME ZONE %(tz)s)::date AS day, tb.game, t.currency,
  GROUP BY 1, 2, 3
 """
 
-# Tournaments, people only: what players' wallets paid for entries (buy-in and fee; net of any refund
-# booked as an entry) and received as prizes. A day may have prizes without entries, or the reverse.
+# Tournaments, people only: what players' wallets paid for entries (buy-in and fee) less what came back as
+# refunds (unregistering, a cancelled tournament), and what they received as prizes; entries less refunds
+# counted. A day may have prizes without entries, or more refunds than entries: never below zero.
 _TOURNAMENT_SQL = """
 SELECT (t.created_at AT TIME ZONE %(tz)s)::date AS day, %(tournament)s, t.currency,
-       GREATEST(0, -COALESCE(SUM(e.amount) FILTER (WHERE t.kind = %(entry)s), 0)),
+       GREATEST(0, -COALESCE(SUM(e.amount) FILTER (WHERE t.kind IN (%(entry)s, %(refund)s)), 0)),
        GREATEST(0, COALESCE(SUM(e.amount) FILTER (WHERE t.kind = %(prize)s), 0)),
-       COUNT(DISTINCT t.id) FILTER (WHERE t.kind = %(entry)s)
+       GREATEST(0, COUNT(DISTINCT t.id) FILTER (WHERE t.kind = %(entry)s)
+                   - COUNT(DISTINCT t.id) FILTER (WHERE t.kind = %(refund)s))
   FROM cashier_transfer t
   JOIN cashier_entry e ON e.transfer_id = t.id
   JOIN cashier_account a ON a.id = e.account_id AND a.kind = ANY(%(wallets)s)
- WHERE t.kind IN (%(entry)s, %(prize)s) AND t.created_at >= %(start)s AND t.created_at < %(end)s
+ WHERE t.kind IN (%(entry)s, %(refund)s, %(prize)s) AND t.created_at >= %(start)s AND t.created_at < %(end)s
  GROUP BY 1, 3
 """

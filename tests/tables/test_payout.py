@@ -11,12 +11,10 @@ from zoneinfo import ZoneInfo
 
 import pytest
 from django.core.management import CommandError, call_command
-from django.db import transaction
 from django.test import Client
 from django.utils import timezone
 
-from cashier.ledger import accounts_lock, system_account_get, transfer_post, wallet_get
-from cashier.models import AccountKind, Transfer, TransferKind
+from cashier.models import Transfer, TransferKind
 from cashier.selectors import ledger_check
 from tables import services
 from tables.bots import bot_choose
@@ -260,51 +258,42 @@ def test_the_page_and_the_api_show_the_ledgers_figure_to_the_last_digit(players)
 # --- tournaments --------------------------------------------------------------------------------------
 
 
-def _tournament_entry(user, *, currency: str, buy_in: int, fee: int, ref: str):
-    with transaction.atomic():
-        wallet = wallet_get(user=user, currency=currency)
-        pool = system_account_get(kind=AccountKind.PRIZE_POOL, currency=currency, ref=ref)
-        fees = system_account_get(kind=AccountKind.FEES, currency=currency, ref=ref)
-        locked = accounts_lock(accounts=[wallet, pool, fees])
-        transfer_post(
-            kind=TransferKind.TOURNAMENT_ENTRY,
-            currency=currency,
-            user=user,
-            legs=[(locked[wallet.pk], -(buy_in + fee)), (locked[pool.pk], buy_in), (locked[fees.pk], fee)],
-        )
+def test_tournaments_are_prizes_paid_over_buy_ins_and_fees_less_refunds_from_the_ledgers_transfers():
+    """A EUR sit-and-go of three at 10.00 + 1.00 (a fourth registered and unregistered): 33.00 in, the winner
+    takes the 30.00 pool: 90.91 %. A practice one with a house bot: only people's entries and prizes count."""
+    from cashier import services as cashier
 
-
-def _tournament_prize(user, *, currency: str, amount: int, ref: str):
-    with transaction.atomic():
-        wallet = wallet_get(user=user, currency=currency)
-        pool = system_account_get(kind=AccountKind.PRIZE_POOL, currency=currency, ref=ref)
-        locked = accounts_lock(accounts=[wallet, pool])
-        transfer_post(
-            kind=TransferKind.TOURNAMENT_PRIZE,
-            currency=currency,
-            user=user,
-            legs=[(locked[pool.pk], -amount), (locked[wallet.pk], amount)],
-        )
-
-
-def test_tournaments_are_prizes_paid_over_buy_ins_and_fees_from_the_ledgers_transfers():
-    """A EUR sit-and-go of three at 10.00 + 1.00: 33.00 in, the winner takes the 30.00 pool: 90.91 %. A
-    practice one with a house bot: only people's entries and prizes count."""
     before = Client(headers={"accept-language": "en"}).get("/payout/").content.decode()
     assert before.count("No tournaments in the period") == 2
-    people = [player_create() for _ in range(3)]
-    for user in people:
+    people = [player_create() for _ in range(4)]
+    for n, user in enumerate(people):
         eur_fund(user, 2_000)
-        _tournament_entry(user, currency="eur", buy_in=1_000, fee=100, ref="t:1")
-    _tournament_prize(people[0], currency="eur", amount=3_000, ref="t:1")
+        cashier.tournament_entry_pay(
+            user=user, currency="eur", pool_ref="t:1", buy_in=1_000, fee=100, idempotency_key=f"entry:1:{n}"
+        )
+    cashier.tournament_entry_refund(
+        user=people[3], currency="eur", pool_ref="t:1", buy_in=1_000, fee=100, idempotency_key="refund:1:3"
+    )
+    cashier.tournament_prize_pay(
+        user=people[0], currency="eur", pool_ref="t:1", amount=3_000, idempotency_key="prize:1:0"
+    )
     bot = player_create(bot=True)
-    _tournament_entry(people[1], currency="play", buy_in=10_000, fee=1_000, ref="t:2")
-    _tournament_entry(bot, currency="play", buy_in=10_000, fee=1_000, ref="t:2")
-    _tournament_prize(bot, currency="play", amount=20_000, ref="t:2")  # the bot won: people got nothing back
+    for n, user in enumerate((people[1], bot)):
+        cashier.tournament_entry_pay(
+            user=user,
+            currency="play",
+            pool_ref="t:2",
+            buy_in=10_000,
+            fee=1_000,
+            idempotency_key=f"entry:2:{n}",
+        )
+    cashier.tournament_prize_pay(
+        user=bot, currency="play", pool_ref="t:2", amount=20_000, idempotency_key="prize:2:bot"
+    )  # the bot won: people got nothing back
     rows = today_rows()
-    assert (rows[("eur", "tournament")].put_in, rows[("eur", "tournament")].paid_back) == (3_300, 3_000)
-    assert rows[("eur", "tournament")].count == 3
-    assert (rows[("play", "tournament")].put_in, rows[("play", "tournament")].paid_back) == (11_000, 0)
+    eur, play = rows[("eur", "tournament")], rows[("play", "tournament")]
+    assert (eur.put_in, eur.paid_back, eur.count) == (3_300, 3_000, 3)
+    assert (play.put_in, play.paid_back, play.count) == (11_000, 0, 1)
     assert line("eur", "tournament").percent == Decimal("90.91")
     assert page_figures("en")[("eur", "tournament")] == "90.91"
     assert ledger_check().ok
