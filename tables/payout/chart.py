@@ -53,8 +53,8 @@ class Chart:
     plot_bottom: int
     grid: tuple[tuple[float, Decimal], ...]
     """(y, percent) of each horizontal grid line."""
-    ticks: tuple[tuple[float, date], ...]
-    """(x, day) of the days labelled under the plot."""
+    ticks: tuple[tuple[float, date, str], ...]
+    """(x, day, text-anchor) of the days labelled under the plot: the first, the middle and the last."""
     series: tuple[Series, ...]
 
     @property
@@ -86,16 +86,18 @@ def payout_chart(*, lines: Sequence[PayoutLine], first: date, last: date) -> Cha
     while value <= high:
         grid.append((y(value), value))
         value += step
-    ticks = tuple((x(day), day) for day in (first, first + timedelta(days=days // 2), last))
+    middle = first + timedelta(days=days // 2)
+    ticks = ((x(first), first, "start"), (x(middle), middle, "middle"), (x(last), last, "end"))
     return Chart(WIDTH, HEIGHT, LEFT, WIDTH - RIGHT, TOP, HEIGHT - BOTTOM, tuple(grid), ticks, tuple(series))
 
 
 def _axis(values: list[Decimal]) -> tuple[Decimal, Decimal, Decimal]:
-    """Bounds and grid step of the percent axis: round numbers around every value, at most six lines."""
+    """Bounds and grid step of the percent axis: round numbers around every value (the lowest clear of the
+    bottom line), at most six lines."""
     low = min([*values, _FLOOR])
     high = max([*values, Decimal(100)])
     for step in _STEPS:
-        bottom = (low / step).to_integral_value(rounding=ROUND_FLOOR) * step
+        bottom = ((low - step / 2) / step).to_integral_value(rounding=ROUND_FLOOR) * step
         top = (high / step).to_integral_value(rounding=ROUND_CEILING) * step
         if (top - bottom) / step <= _MAX_GRID_LINES - 1:
             break
