@@ -187,11 +187,16 @@ class Table(models.Model):
             return None
         return self.bomb_pot_every - self.hands_dealt % self.bomb_pot_every
 
+    @property
+    def bomb_pot_ante_amount(self) -> int:
+        """What every player posts in a bomb pot, in the smallest unit (0: the table deals none)."""
+        return (self.bomb_pot_ante_bb or 0) * self.big_blind if self.bomb_pot_every else 0
+
     def bomb_pot_ante(self, *, hand_number: int) -> int:
         """What every player posts if hand `hand_number` is a bomb pot; 0 if it is not."""
-        if not self.bomb_pot_every or not self.bomb_pot_ante_bb or hand_number % self.bomb_pot_every:
+        if not self.bomb_pot_every or hand_number % self.bomb_pot_every:
             return 0
-        return self.bomb_pot_ante_bb * self.big_blind
+        return self.bomb_pot_ante_amount
 
     def default_buy_in_bounds(self) -> tuple[int, int]:
         """30 to 100 big blinds (FL: small bets, which are the big blind here)."""

@@ -79,7 +79,7 @@ def table_bomb_pot_json(*, table: Table) -> dict | None:
     if not table.bomb_pot_every:
         return None
     return {"every": table.bomb_pot_every, "ante_bb": table.bomb_pot_ante_bb,
-            "ante": table.bomb_pot_ante_bb * table.big_blind, "next_in": table.bomb_pot_next_in}
+            "ante": table.bomb_pot_ante_amount, "next_in": table.bomb_pot_next_in}
 
 
 def table_seats(*, table: Table) -> list:
