@@ -363,3 +363,19 @@ def test_staff_see_the_figures_and_download_them_as_csv(players, admin_client):
     assert admin_client.get("/admin/tables/payoutday/add/").status_code == 403, (
         "rows come from the ledger only"
     )
+
+
+def test_the_beat_runs_the_refresh_every_minute_and_after_midnight(settings):
+    from celery.schedules import crontab
+
+    from pokerroom.celery import app
+
+    app.loader.import_default_modules()
+    entries = {
+        name: entry for name, entry in settings.CELERY_BEAT_SCHEDULE.items() if name.startswith("payout")
+    }
+    assert {entry["task"] for entry in entries.values()} == {"tables.tasks.payout_days_refresh_task"}
+    assert "tables.tasks.payout_days_refresh_task" in app.tasks
+    assert entries["payout-today"]["schedule"] == 60.0
+    midnight = entries["payout-after-midnight"]
+    assert midnight["schedule"] == crontab(hour=0, minute=5) and midnight["args"] == (1,), "yesterday too"
