@@ -145,7 +145,7 @@ export function cardText(card) {
 // ---------------------------------------------------------------------------------------------------------------
 // Small DOM helpers.
 
-function h(tag, attrs = {}, ...children) {
+export function h(tag, attrs = {}, ...children) {
   const el = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs || {})) {
     if (v === null || v === undefined || v === false) continue;
@@ -188,7 +188,7 @@ function readJSON(id, fallback) {
   }
 }
 
-function cardEl(card, extra = "") {
+export function cardEl(card, extra = "") {
   // "card" too: tests and other clients look for `.card`; table.css keeps room.css's `.card` panel style off these.
   if (!card) return h("span", { class: `pcard card back ${extra}`, "aria-hidden": "true" });
   const suit = card[1];

@@ -63,11 +63,6 @@ def pokerstars_text(story: HandStory, *, viewer: int | str | None, local_zone: s
     return "\n".join(writer.lines()) + "\n"
 
 
-def pokerstars_file(texts: Iterable[str]) -> str:
-    """Several hands in one file, separated the way PokerStars separates them."""
-    return HAND_SEPARATOR.join(text.rstrip("\n") for text in texts) + "\n\n"
-
-
 class _Writer:
     def __init__(self, story: HandStory, viewer: int | str | None, local_zone: str) -> None:
         self.story = story
@@ -121,7 +116,10 @@ class _Writer:
         posts = [step for step in self.steps if step.kind == "post"]
         dead = {step.seat: step.amount for step in posts if step.verb == "dead_small_blind"}
         lines = []
-        for step in sorted(posts, key=lambda step: step.verb != "ante"):  # antes first, then in dealing order
+        big_blind = next((seat for seat, kind in self.story.posts if kind == "big_blind"), None)
+        rank = {"ante": 0, "small_blind": 1}  # then the big blind, then other posts in dealing order
+
+        for step in sorted(posts, key=lambda step: rank.get(step.verb, 2 if step.seat == big_blind else 3)):
             name, verb, amount = self.names[step.seat], step.verb, step.amount
             if verb == "dead_small_blind":
                 continue
