@@ -27,18 +27,8 @@ class SeatInline(admin.TabularInline):
 
 @admin.register(Table)
 class TableAdmin(admin.ModelAdmin):
-    list_display = (
-        "name",
-        "game",
-        "structure",
-        "currency",
-        "small_blind",
-        "big_blind",
-        "min_buy_in",
-        "max_buy_in",
-        "seats",
-        "is_open",
-    )
+    list_display = ("name", "game", "structure", "currency", "small_blind", "big_blind", "min_buy_in",
+                    "max_buy_in", "seats", "is_open")
     list_filter = ("currency", "game", "structure", "is_open")
     search_fields = ("name",)
     inlines = [SeatInline]

@@ -72,13 +72,7 @@ _FETCH = object()
 
 
 def table_publish_on_commit(
-    *,
-    table_id: int,
-    events: list[dict],
-    table: Table | None = None,
-    hand=_FETCH,
-    state=_FETCH,
-    seats=None,
+    *, table_id: int, events: list[dict], table: Table | None = None, hand=_FETCH, state=_FETCH, seats=None,
     stacks=None,
 ) -> int:
     """What one change of the table tells its watchers: its public events, then a public snapshot of the

@@ -67,8 +67,7 @@ async def _hand_hole_cards(table_id: int, hand_id: int) -> dict[str, list[str]]:
     load = _card_loads.get(key)
     if load is None:
         load = _card_loads[key] = asyncio.ensure_future(
-            db_call(services.hand_hole_cards)(table_id=table_id, hand_id=hand_id)
-        )
+            db_call(services.hand_hole_cards)(table_id=table_id, hand_id=hand_id))
         load.add_done_callback(lambda _done: _card_loads.pop(key, None))
     return await asyncio.shield(load)  # one connection closing does not cancel the read for the others
 
@@ -130,9 +129,7 @@ def language_of(scope: dict) -> str:
     language menu sets), else the browser's Accept-Language, else the default."""
     from django.conf import settings
 
-    headers = {
-        name.decode("latin1").lower(): value.decode("latin1") for name, value in scope.get("headers", [])
-    }
+    headers = {name.decode("latin1").lower(): value.decode("latin1") for name, value in scope.get("headers", [])}
     cookies = SimpleCookie()
     try:
         cookies.load(headers.get("cookie", ""))
@@ -225,9 +222,7 @@ class TableConsumer(RoomConsumer):
             if self.refused_in_row >= FLOOD_CLOSE_AFTER:
                 await self.close(code=CLOSE_FLOOD)
                 return
-            await self.send_error(
-                "rate_limited", self.translated(gettext_noop("Too many messages: slow down."))
-            )
+            await self.send_error("rate_limited", self.translated(gettext_noop("Too many messages: slow down.")))
             return
         self.refused_in_row = 0
         try:
@@ -269,22 +264,11 @@ class TableConsumer(RoomConsumer):
         table_id, user = self.table_id, self.user
         match message:
             case protocol.Act():
-                services.table_act(
-                    table_id=table_id,
-                    user=user,
-                    hand_id=message.hand_id,
-                    action_no=message.action_no,
-                    action=message.action,
-                    amount=message.amount,
-                )
+                services.table_act(table_id=table_id, user=user, hand_id=message.hand_id,
+                                   action_no=message.action_no, action=message.action, amount=message.amount)
             case protocol.Join():
-                services.seat_take(
-                    table_id=table_id,
-                    user=user,
-                    seat_number=message.seat,
-                    buy_in=message.buy_in,
-                    post=message.post,
-                )
+                services.seat_take(table_id=table_id, user=user, seat_number=message.seat, buy_in=message.buy_in,
+                                   post=message.post)
             case protocol.SitOut():
                 services.seat_sit_out(table_id=table_id, user=user)
             case protocol.SitIn():
@@ -294,8 +278,7 @@ class TableConsumer(RoomConsumer):
             case protocol.Leave():
                 services.seat_leave(table_id=table_id, user=user)
             case protocol.Options():
-                services.seat_options(
-                    table_id=table_id, user=user, auto_muck=message.auto_muck, straddle=message.straddle
-                )
+                services.seat_options(table_id=table_id, user=user, auto_muck=message.auto_muck,
+                                      straddle=message.straddle)
             case protocol.Chat():
                 services.table_chat(table_id=table_id, user=user, text=message.text)

@@ -37,13 +37,9 @@ class RakeSchedule(models.Model):
 
     name = models.CharField(_("name"), max_length=80, unique=True)
     method = models.CharField(_("method"), max_length=16, choices=Method.choices)
-    unit = models.PositiveIntegerField(
-        _("unit"), default=18, help_text=_("per_unit: pot size per chip of rake")
-    )
+    unit = models.PositiveIntegerField(_("unit"), default=18, help_text=_("per_unit: pot size per chip of rake"))
     per_mille = models.PositiveIntegerField(
-        _("rate (per mille)"),
-        default=55,
-        validators=[MaxValueValidator(1000)],
+        _("rate (per mille)"), default=55, validators=[MaxValueValidator(1000)],
         help_text=_("percent: thousandths of the pots (55 = 5.5 %)"),
     )
     no_flop_no_drop = models.BooleanField(_("no flop, no drop"), default=True)
@@ -63,9 +59,7 @@ class RakeCap(models.Model):
     hand reaches."""
 
     schedule = models.ForeignKey(RakeSchedule, on_delete=models.CASCADE, related_name="caps")
-    players_min = models.PositiveSmallIntegerField(
-        _("players dealt in, from"), validators=[MinValueValidator(2)]
-    )
+    players_min = models.PositiveSmallIntegerField(_("players dealt in, from"), validators=[MinValueValidator(2)])
     big_blind_min = models.PositiveIntegerField(_("big blind, from"), default=0)
     cap = models.PositiveIntegerField(_("cap"))
 
@@ -74,9 +68,7 @@ class RakeCap(models.Model):
         verbose_name_plural = _("rake caps")
         ordering = ("players_min", "big_blind_min")
         constraints = [
-            models.UniqueConstraint(
-                fields=("schedule", "players_min", "big_blind_min"), name="rake_cap_unique"
-            )
+            models.UniqueConstraint(fields=("schedule", "players_min", "big_blind_min"), name="rake_cap_unique")
         ]
 
     def __str__(self) -> str:
@@ -86,9 +78,7 @@ class RakeCap(models.Model):
 class Table(models.Model):
     name = models.CharField(_("name"), max_length=80, unique=True)
     game = models.CharField(_("game"), max_length=16, choices=Game.choices, default=Game.HOLDEM)
-    structure = models.CharField(
-        _("structure"), max_length=2, choices=Structure.choices, default=Structure.NO_LIMIT
-    )
+    structure = models.CharField(_("structure"), max_length=2, choices=Structure.choices, default=Structure.NO_LIMIT)
     currency = models.CharField(_("currency"), max_length=4, choices=Currency.choices, default=Currency.PLAY)
     chip = models.PositiveIntegerField(_("smallest chip"), default=1, validators=[MinValueValidator(1)])
     small_blind = models.PositiveIntegerField(_("small blind"), validators=[MinValueValidator(1)])
@@ -106,15 +96,10 @@ class Table(models.Model):
     time_bank_seconds = models.PositiveSmallIntegerField(_("time bank (seconds)"), default=30)
     bots_allowed = models.BooleanField(_("house bots may sit"), default=False)
     is_open = models.BooleanField(_("open"), default=True)
-    seq = models.BigIntegerField(
-        default=0, editable=False, help_text="number of the last message the table sent"
-    )
+    seq = models.BigIntegerField(default=0, editable=False, help_text="number of the last message the table sent")
     hands_dealt = models.PositiveIntegerField(default=0, editable=False)
     positions = models.JSONField(
-        null=True,
-        blank=True,
-        editable=False,
-        help_text="button and blinds of the last hand played (engine seats)",
+        null=True, blank=True, editable=False, help_text="button and blinds of the last hand played (engine seats)"
     )
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -123,12 +108,8 @@ class Table(models.Model):
         verbose_name_plural = _("tables")
         ordering = ("currency", "big_blind", "name")
         constraints = [
-            models.CheckConstraint(
-                condition=models.Q(big_blind__gte=models.F("small_blind")), name="table_blinds"
-            ),
-            models.CheckConstraint(
-                condition=models.Q(max_buy_in__gte=models.F("min_buy_in")), name="table_buy_in"
-            ),
+            models.CheckConstraint(condition=models.Q(big_blind__gte=models.F("small_blind")), name="table_blinds"),
+            models.CheckConstraint(condition=models.Q(max_buy_in__gte=models.F("min_buy_in")), name="table_buy_in"),
             models.CheckConstraint(
                 condition=~models.Q(currency="eur") | models.Q(min_buy_in__lte=EUR_SESSION_CAP),
                 name="table_eur_min_buy_in_within_cap",
@@ -168,14 +149,8 @@ class Table(models.Model):
                 self.max_buy_in = high
         if self.min_buy_in is not None and self.max_buy_in is not None and self.min_buy_in > self.max_buy_in:
             errors["max_buy_in"] = _("The maximum buy-in cannot be below the minimum.")
-        if (
-            self.currency == Currency.EUR
-            and self.min_buy_in is not None
-            and self.min_buy_in > EUR_SESSION_CAP
-        ):
-            errors["min_buy_in"] = _(
-                "A euro table's minimum buy-in cannot exceed EUR 1,000 (the session cap)."
-            )
+        if self.currency == Currency.EUR and self.min_buy_in is not None and self.min_buy_in > EUR_SESSION_CAP:
+            errors["min_buy_in"] = _("A euro table's minimum buy-in cannot exceed EUR 1,000 (the session cap).")
         if errors:
             raise ValidationError(errors)
 
@@ -206,9 +181,7 @@ class Seat(models.Model):
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seat_set")
     number = models.PositiveSmallIntegerField(_("seat"))
-    user = models.ForeignKey(
-        "accounts.User", on_delete=models.PROTECT, null=True, blank=True, related_name="seats"
-    )
+    user = models.ForeignKey("accounts.User", on_delete=models.PROTECT, null=True, blank=True, related_name="seats")
     status = models.CharField(_("status"), max_length=16, choices=Status.choices, default=Status.EMPTY)
     auto_muck = models.BooleanField(_("auto-muck"), default=True)
     straddle = models.BooleanField(_("straddle when first after the big blind"), default=False)

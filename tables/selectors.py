@@ -12,12 +12,8 @@ STATS_WINDOW = timedelta(hours=1)
 
 def _annotated(queryset):
     return queryset.annotate(
-        players=Count(
-            "seat_set", filter=Q(seat_set__user__isnull=False) & ~Q(seat_set__status=Seat.Status.EMPTY)
-        ),
-        bots=Count(
-            "seat_set", filter=Q(seat_set__user__is_bot=True) & ~Q(seat_set__status=Seat.Status.EMPTY)
-        ),
+        players=Count("seat_set", filter=Q(seat_set__user__isnull=False) & ~Q(seat_set__status=Seat.Status.EMPTY)),
+        bots=Count("seat_set", filter=Q(seat_set__user__is_bot=True) & ~Q(seat_set__status=Seat.Status.EMPTY)),
     )
 
 
@@ -25,10 +21,7 @@ def table_list_open() -> list[dict]:
     """Every open table as PROTOCOL.md's `/api/tables/` entry with the lobby's figures, in two queries."""
     tables = list(_annotated(Table.objects.filter(is_open=True)))
     stats = table_stats(table_ids=[t.id for t in tables])
-    return [
-        {**table_as_json(table=t, players=t.players, bots=t.bots), **stats.get(t.id, EMPTY_STATS)}
-        for t in tables
-    ]
+    return [{**table_as_json(table=t, players=t.players, bots=t.bots), **stats.get(t.id, EMPTY_STATS)} for t in tables]
 
 
 EMPTY_STATS = {"avg_pot": None, "players_per_flop": None, "hands_per_hour": 0}
@@ -41,12 +34,8 @@ def table_stats(*, table_ids: list[int]) -> dict[int, dict]:
     rows = (
         Hand.objects.filter(table_id__in=table_ids, status=Hand.Status.COMPLETE, ended_at__gte=since)
         .values("table_id")
-        .annotate(
-            hands=Count("id"),
-            avg_pot=Avg("pot_total"),
-            dealt=Sum("players_dealt"),
-            saw_flop=Sum("players_saw_flop"),
-        )
+        .annotate(hands=Count("id"), avg_pot=Avg("pot_total"), dealt=Sum("players_dealt"),
+                  saw_flop=Sum("players_saw_flop"))
     )
     return {
         row["table_id"]: {
@@ -94,9 +83,7 @@ def seat_stacks(*, table: Table) -> dict[int, int]:
     """Seat number -> chips in the seat's ledger account (the stack between hands)."""
     from cashier.models import SeatSession
 
-    rows = SeatSession.objects.filter(table=table, closed_at__isnull=True).values_list(
-        "seat_number", "account__balance"
-    )
+    rows = SeatSession.objects.filter(table=table, closed_at__isnull=True).values_list("seat_number", "account__balance")
     return dict(rows)
 
 
@@ -106,9 +93,8 @@ def seat_sessions_and_stacks(*, table: Table) -> tuple[dict[int, int], dict[int,
     from cashier.models import SeatSession
 
     sessions, stacks = {}, {}
-    rows = SeatSession.objects.filter(table=table, closed_at__isnull=True).values_list(
-        "seat_number", "id", "account__balance"
-    )
+    rows = SeatSession.objects.filter(table=table, closed_at__isnull=True).values_list("seat_number", "id",
+                                                                                        "account__balance")
     for number, session, balance in rows:
         sessions[number], stacks[number] = session, balance
     return sessions, stacks

@@ -60,9 +60,7 @@ def rake_schedule_for(*, table: Table) -> EngineRakeSchedule | None:
     for row in rows:
         higher_players = [p for p in player_steps if p > row.players_min]
         higher_blinds = sorted(
-            r.big_blind_min
-            for r in rows
-            if r.players_min == row.players_min and r.big_blind_min > row.big_blind_min
+            r.big_blind_min for r in rows if r.players_min == row.players_min and r.big_blind_min > row.big_blind_min
         )
         caps.append(
             EngineRakeCap(
@@ -75,18 +73,11 @@ def rake_schedule_for(*, table: Table) -> EngineRakeSchedule | None:
         )
     if schedule.method == RakeSchedule.Method.PER_UNIT:
         return EngineRakeSchedule(
-            rule=RakeRule.PER_UNIT,
-            chip=table.chip,
-            per_unit_amount=schedule.unit,
-            per_unit_rake=table.chip,
-            caps=tuple(caps),
-            no_flop_no_drop=schedule.no_flop_no_drop,
+            rule=RakeRule.PER_UNIT, chip=table.chip, per_unit_amount=schedule.unit, per_unit_rake=table.chip,
+            caps=tuple(caps), no_flop_no_drop=schedule.no_flop_no_drop,
         )
     return EngineRakeSchedule(
-        rule=RakeRule.PER_MILLE,
-        chip=table.chip,
-        per_mille=schedule.per_mille,
-        caps=tuple(caps),
+        rule=RakeRule.PER_MILLE, chip=table.chip, per_mille=schedule.per_mille, caps=tuple(caps),
         no_flop_no_drop=schedule.no_flop_no_drop,
     )
 
@@ -172,9 +163,7 @@ def seat_take(*, table_id: int, user, seat_number: int | None, buy_in: int, post
         seat.post_now = post == "now"
         seat.time_bank_ms = table.time_bank_seconds * 1000
         seat.save()
-        _after_seat_change(
-            table=table, event="seat", data={"seat": seat.number, "player": _player_json(user)}
-        )
+        _after_seat_change(table=table, event="seat", data={"seat": seat.number, "player": _player_json(user)})
         return seat
 
 
@@ -248,13 +237,8 @@ def seat_sit_in(*, table_id: int, user, post: str) -> None:
             seat.status = Seat.Status.WAITING_BB if owes else Seat.Status.ACTIVE
         seat.post_now = post == "now"
         seat.save()
-        _after_seat_change(
-            table=table,
-            event="seat",
-            data={"seat": seat.number, "sitting_out": False},
-            seats=seats,
-            stacks=stacks,
-        )
+        _after_seat_change(table=table, event="seat", data={"seat": seat.number, "sitting_out": False}, seats=seats,
+                           stacks=stacks)
 
 
 def seat_options(*, table_id: int, user, auto_muck: bool | None, straddle: bool | None) -> None:
@@ -282,9 +266,8 @@ def seat_top_up(*, table_id: int, user, amount: int) -> None:
         if in_hand:
             raise TableError("hand_in_progress", _("Top up between hands, once this hand is over."))
         cashier.seat_top_up(user=user, table=table, amount=amount, hand_in_progress=False)
-        _after_seat_change(
-            table=table, event="seat", data={"seat": seat.number, "top_up": amount}, lobby=False, seats=seats
-        )
+        _after_seat_change(table=table, event="seat", data={"seat": seat.number, "top_up": amount}, lobby=False,
+                           seats=seats)
 
 
 def table_chat(*, table_id: int, user, text: str) -> None:
@@ -318,24 +301,13 @@ def _player_json(user) -> dict | None:
 
 
 def _after_seat_change(
-    *,
-    table: Table,
-    event: str,
-    data: dict,
-    lobby: bool = True,
-    locked: bool = True,
-    seats: list[Seat] | None = None,
+    *, table: Table, event: str, data: dict, lobby: bool = True, locked: bool = True, seats: list[Seat] | None = None,
     stacks: dict[int, int] | None = None,
 ) -> None:
     """Publish a change of the seats. `table` was read under its lock in this transaction unless `locked` is
     False; `seats` and `stacks`, when given, are current (read in this transaction, after the change)."""
-    broadcast.table_publish_on_commit(
-        table_id=table.id,
-        events=[{"event": event, **data}],
-        table=table if locked else None,
-        seats=seats,
-        stacks=stacks,
-    )
+    broadcast.table_publish_on_commit(table_id=table.id, events=[{"event": event, **data}],
+                                      table=table if locked else None, seats=seats, stacks=stacks)
     if lobby:
         broadcast.lobby_send_on_commit()
     transaction.on_commit(lambda: _schedule_deal(table.id, countdown=0.5))
@@ -376,17 +348,13 @@ def hand_deal(*, table_id: int) -> Hand | None:
             if stacks[number] < table.big_blind and seat.status != Seat.Status.SITTING_OUT:
                 seat.status = Seat.Status.SITTING_OUT
                 seat.save(update_fields=["status"])
-        if not any(
-            not seat.user.is_bot and seat.status != Seat.Status.SITTING_OUT for seat in seats.values()
-        ):
+        if not any(not seat.user.is_bot and seat.status != Seat.Status.SITTING_OUT for seat in seats.values()):
             return None  # house bots play with people, never only among themselves
         states = {number: _seat_state(seat) for number, seat in seats.items()}
         previous = Positions(**table.positions) if table.positions else None
         first_button = min(states) if states else None
         try:
-            plan = plan_hand(
-                seat_count=table.seats, previous=previous, seats=states, first_button=first_button
-            )
+            plan = plan_hand(seat_count=table.seats, previous=previous, seats=states, first_button=first_button)
         except NotEnoughPlayers:
             return None
         posts = [(post.seat, PostKind(post.kind.value)) for post in plan.posts]
@@ -415,8 +383,7 @@ def hand_deal(*, table_id: int) -> Hand | None:
         state = start_hand(config=config)
         table.hands_dealt += 1
         table.positions = {
-            "button": plan.positions.button,
-            "small_blind": plan.positions.small_blind,
+            "button": plan.positions.button, "small_blind": plan.positions.small_blind,
             "big_blind": plan.positions.big_blind,
         }
         table.save(update_fields=["hands_dealt", "positions"])
@@ -441,12 +408,8 @@ def hand_deal(*, table_id: int) -> Hand | None:
             config=config.as_dict(),
             actions=[],
             players={
-                str(number): {
-                    "user": seats[number].user_id,
-                    "name": seats[number].user.username,
-                    "bot": seats[number].user.is_bot,
-                    "session": sessions[number + 1],
-                }
+                str(number): {"user": seats[number].user_id, "name": seats[number].user.username,
+                              "bot": seats[number].user.is_bot, "session": sessions[number + 1]}
                 for number in plan.dealt_in
             },
             deck_secret=secret.to_json(),
@@ -457,9 +420,8 @@ def hand_deal(*, table_id: int) -> Hand | None:
         if state.is_over:  # blinds put everyone all in: settled at once, from the stored row
             hand.save()
         # Stored (with whose turn it is and its deadline) and published with the seats and stacks read above.
-        _after_hand_change(
-            table=table, hand=hand, state=state, events=state.events, seats=all_seats, stacks=by_number
-        )
+        _after_hand_change(table=table, hand=hand, state=state, events=state.events, seats=all_seats,
+                           stacks=by_number)
         _remember(hand.id, state)
         return hand
 
@@ -520,14 +482,8 @@ def table_act(*, table_id: int, user, hand_id: int, action_no: int, action: str,
             Seat.objects.filter(pk=row.pk).update(**changes)
             for field, value in changes.items():
                 setattr(row, field, value)
-        seq = hand_apply(
-            table=table,
-            hand=hand,
-            state=state,
-            action=Action(seat=seat, kind=action, amount=amount),
-            seats=seats,
-            stacks=stacks,
-        )
+        seq = hand_apply(table=table, hand=hand, state=state, action=Action(seat=seat, kind=action, amount=amount),
+                         seats=seats, stacks=stacks)
         if not state.is_over:
             kept = held.TableView(seq=seq, table=table, hand=hand, seats=seats, stacks=stacks)
             transaction.on_commit(lambda: held.keep(kept))
@@ -551,9 +507,7 @@ RETURNING seq
 """
 
 
-def _act_on_view(
-    *, table_id: int, user, hand_id: int, action_no: int, action: str, amount: int | None
-) -> bool:
+def _act_on_view(*, table_id: int, user, hand_id: int, action_no: int, action: str, amount: int | None) -> bool:
     """table_act against the view this process holds of the table, in one statement. False when it cannot
     be done that way (no view, a refusal to explain, the hand ends, the clock's bookkeeping, an old view):
     nothing is written then and the caller takes the locked path."""
@@ -569,13 +523,8 @@ def _act_on_view(
     state = hand_engine(hand=hand, table=table) if seat is not None else None
     row = next((s for s in view.seats if s.number - 1 == seat), None)
     if (
-        state is None
-        or row is None
-        or hand.id != hand_id
-        or hand.action_no != action_no
-        or state.to_act != seat
-        or hand.time_bank_used
-        or row.timeouts_in_row
+        state is None or row is None or hand.id != hand_id or hand.action_no != action_no
+        or state.to_act != seat or hand.time_bank_used or row.timeouts_in_row
     ):
         if state is not None:
             _remember(hand.id, state)
@@ -596,19 +545,10 @@ def _act_on_view(
     snapshot = table_snapshot(table=table, hand=hand, state=state, seats=view.seats, stacks=view.stacks)
     count = len(public) + 1
     with connection.cursor() as cursor:
-        cursor.execute(
-            _ACT_ON_VIEW_SQL,
-            {
-                "table": table_id,
-                "seq": view.seq,
-                "actions": json.dumps(hand.actions),
-                "to_act": hand.to_act,
-                "deadline": hand.deadline,
-                "saw_flop": hand.players_saw_flop,
-                "hand": hand.id,
-                "count": count,
-            },
-        )
+        cursor.execute(_ACT_ON_VIEW_SQL, {
+            "table": table_id, "seq": view.seq, "actions": json.dumps(hand.actions), "to_act": hand.to_act,
+            "deadline": hand.deadline, "saw_flop": hand.players_saw_flop, "hand": hand.id, "count": count,
+        })
         written = cursor.fetchone()
     if written is None:
         return False  # the view was old: another process changed the table; the locked path reads it again
@@ -637,9 +577,7 @@ def hand_hole_cards(*, table_id: int, hand_id: int) -> dict[str, list[str]]:
         held.keep(view)
         if view.hand.id == hand_id:
             return view.hand.hole_cards
-    return (
-        Hand.objects.filter(pk=hand_id, table_id=table_id).values_list("hole_cards", flat=True).first() or {}
-    )
+    return Hand.objects.filter(pk=hand_id, table_id=table_id).values_list("hole_cards", flat=True).first() or {}
 
 
 def _view_load(*, table_id: int) -> held.TableView | None:
@@ -655,9 +593,8 @@ def _view_load(*, table_id: int) -> held.TableView | None:
         return None
     hand = found[0]
     table = hand.table
-    return held.TableView(
-        seq=table.seq, table=table, hand=hand, seats=table_seats(table=table), stacks=seat_stacks(table=table)
-    )
+    return held.TableView(seq=table.seq, table=table, hand=hand, seats=table_seats(table=table),
+                          stacks=seat_stacks(table=table))
 
 
 def _finish_on_view(*, view: held.TableView, state: EngineHand, events, action: Action) -> bool:
@@ -702,12 +639,7 @@ def _winner_choice(*, table: Table, user, hand_id: int, action_no: int, action: 
 
 
 def hand_apply(
-    *,
-    table: Table,
-    hand: Hand,
-    state: EngineHand,
-    action: Action,
-    seats: list[Seat] | None = None,
+    *, table: Table, hand: Hand, state: EngineHand, action: Action, seats: list[Seat] | None = None,
     stacks: dict[int, int] | None = None,
 ) -> int:
     """Apply `action` to the hand's state in place (the engine validates first: an IllegalAction changes
@@ -753,10 +685,7 @@ def _refusal_text(refused: IllegalAction, *, state: EngineHand, table: Table) ->
             return _("The largest amount allowed is %(amount)s.") % {"amount": money(limits.max_to)}
         if refused.code == "bad_amount":
             return _("That amount is not allowed: from %(low)s to %(high)s, in steps of %(step)s.") % {
-                "low": money(limits.min_to),
-                "high": money(limits.max_to),
-                "step": money(table.chip),
-            }
+                "low": money(limits.min_to), "high": money(limits.max_to), "step": money(table.chip)}
     return refused.reason
 
 
@@ -767,12 +696,7 @@ def _remaining_ms(hand: Hand) -> int:
 
 
 def _after_hand_change(
-    *,
-    table: Table,
-    hand: Hand,
-    state: EngineHand,
-    events,
-    seats: list[Seat] | None = None,
+    *, table: Table, hand: Hand, state: EngineHand, events, seats: list[Seat] | None = None,
     stacks: dict[int, int] | None = None,
 ) -> int:
     """Store the hand's new state and (after commit) broadcast it; returns the snapshot's seq. `seats` (with
@@ -796,11 +720,7 @@ def _after_hand_change(
     shown = not state.is_over or state.winner_may_show is not None
     held = {} if seats is None else {"seats": seats, "stacks": stacks}
     seq = broadcast.table_publish_on_commit(
-        table_id=table.id,
-        events=public,
-        table=table,
-        hand=hand if shown else None,
-        state=state if shown else None,
+        table_id=table.id, events=public, table=table, hand=hand if shown else None, state=state if shown else None,
         **held,
     )
     if state.is_over:  # after the players' broadcast: the lobby and the next deal can wait a moment
@@ -813,9 +733,7 @@ def _hand_moved_on(*, table: Table, hand: Hand, state: EngineHand, events) -> li
     """What the engine's `events` change on the hand's row besides its log (not saved here): who saw the
     flop and, while it runs, whose turn it is and its deadline (the workers' decision clock reads it).
     Returns the public events, as clients get them."""
-    if hand.players_saw_flop == 0 and any(
-        e.kind == "street" and e.data.get("street") == "flop" for e in events
-    ):
+    if hand.players_saw_flop == 0 and any(e.kind == "street" and e.data.get("street") == "flop" for e in events):
         hand.players_saw_flop = len(state.order) - len(state.folded)
     if not state.is_over:
         hand.to_act = state.to_act
@@ -871,9 +789,7 @@ def hand_openings_for(*, hand: Hand, user) -> list[dict]:
     if hand.status != Hand.Status.COMPLETE:
         return []
     result = hand.result or {}
-    viewer = next(
-        (int(seat) for seat, p in hand.players.items() if user is not None and p["user"] == user.id), None
-    )
+    viewer = next((int(seat) for seat, p in hand.players.items() if user is not None and p["user"] == user.id), None)
     secret = fairness.DeckSecret.from_json(hand.deck_secret)
     positions = set(result.get("public_positions", []))
     if viewer is not None:
@@ -903,19 +819,8 @@ def _hand_finish(*, table: Table, hand: Hand, state: EngineHand) -> tuple[list[S
         "public_positions": state.public_positions(),
         "hole_positions": {str(seat): list(positions) for seat, positions in state.deck_map.hole.items()},
     }
-    hand.save(
-        update_fields=[
-            "status",
-            "pot_total",
-            "to_act",
-            "deadline",
-            "ended_at",
-            "result",
-            "actions",
-            "players_saw_flop",
-            "time_bank_used",
-        ]
-    )
+    hand.save(update_fields=["status", "pot_total", "to_act", "deadline", "ended_at", "result", "actions",
+                             "players_saw_flop", "time_bank_used"])
     return _seats_after_hand(table=table)
 
 
@@ -928,18 +833,14 @@ def _seats_after_hand(*, table: Table) -> tuple[list[Seat], dict[int, int]]:
     seats = table_seats(table=table)
     stacks = seat_stacks(table=table)
     bots_top_up(table=table, seats=seats, stacks=stacks)
-    excluded = {
-        session.seat_number for session in cashier_selectors.seats_to_cash_out_after_hand(table=table)
-    }
+    excluded = {session.seat_number for session in cashier_selectors.seats_to_cash_out_after_hand(table=table)}
     for seat in seats:
         if seat.user_id is None:
             continue
         if seat.leave_after_hand or seat.number in excluded:
             _seat_release(table=table, seat=seat)
             stacks.pop(seat.number, None)  # cashed out: the seat session is closed
-        elif seat.sit_out_next or (
-            stacks.get(seat.number, 0) < table.big_blind and seat.status != Seat.Status.SITTING_OUT
-        ):
+        elif seat.sit_out_next or (stacks.get(seat.number, 0) < table.big_blind and seat.status != Seat.Status.SITTING_OUT):
             # asked to sit out, or broke: out until they top up and sit in (they see it as the hand ends)
             seat.status = Seat.Status.SITTING_OUT
             seat.sit_out_next = False
@@ -1000,8 +901,7 @@ def tables_idle() -> list[int]:
         .annotate(
             seated=Count("seat_set", filter=Q(seat_set__user__isnull=False)),
             people=Count(
-                "seat_set",
-                filter=Q(seat_set__user__is_bot=False) & ~Q(seat_set__status=Seat.Status.SITTING_OUT),
+                "seat_set", filter=Q(seat_set__user__is_bot=False) & ~Q(seat_set__status=Seat.Status.SITTING_OUT)
             ),
             busy=Exists(running),
         )
@@ -1031,12 +931,8 @@ def hook_hand_in_progress(table: Table) -> bool:
 
 def hook_seat_released(session) -> None:
     """For the cashier: it closed a seat session itself (a self-excluded player cashed out between hands)."""
-    seat = Seat.objects.filter(
-        table_id=session.table_id, number=session.seat_number, user_id=session.user_id
-    ).first()
+    seat = Seat.objects.filter(table_id=session.table_id, number=session.seat_number, user_id=session.user_id).first()
     if seat is None:
         return
     _seat_empty(seat)
-    _after_seat_change(
-        table=seat.table, event="seat", data={"seat": seat.number, "player": None}, locked=False
-    )
+    _after_seat_change(table=seat.table, event="seat", data={"seat": seat.number, "player": None}, locked=False)

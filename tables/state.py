@@ -27,11 +27,7 @@ def _seat_status(seat: Seat, state: EngineHand | None, in_hand: bool) -> str:
 
 
 def table_snapshot(
-    *,
-    table: Table,
-    hand: Hand | None,
-    state: EngineHand | None,
-    seats: list[Seat] | None = None,
+    *, table: Table, hand: Hand | None, state: EngineHand | None, seats: list[Seat] | None = None,
     stacks: dict[int, int] | None = None,
 ) -> dict:
     """Everything public about the table now. `hand`/`state` are the running hand (or None); `seats` (in
@@ -49,9 +45,7 @@ def table_snapshot(
             stack, bet = state.stacks.get(number, 0), state.bets.get(number, 0)
         else:
             stack, bet = wallet_stacks.get(seat.number, 0), 0
-        holds_cards = (
-            state is not None and in_hand and number not in state.folded and number not in state.mucked
-        )
+        holds_cards = state is not None and in_hand and number not in state.folded and number not in state.mucked
         seat_rows.append(
             {
                 "seat": seat.number,
@@ -96,37 +90,22 @@ def table_snapshot(
         snapshot["board"] = state.board
         if state.settlement is not None:
             snapshot["pots"] = [
-                {
-                    "amount": pot.amount,
-                    "rake": pot.rake,
-                    "net": pot.net,
-                    "eligible": [s + 1 for s in pot.eligible],
-                }
+                {"amount": pot.amount, "rake": pot.rake, "net": pot.net, "eligible": [s + 1 for s in pot.eligible]}
                 for pot in state.settlement.pots
             ]
         else:
             snapshot["pots"] = [
-                {
-                    "amount": pot.amount,
-                    "rake": 0,
-                    "net": pot.amount,
-                    "eligible": [s + 1 for s in pot.eligible],
-                }
+                {"amount": pot.amount, "rake": 0, "net": pot.amount, "eligible": [s + 1 for s in pot.eligible]}
                 for pot in state.pots()
             ]
         if state.to_act is not None:
             snapshot["to_act"] = state.to_act + 1
-            snapshot["remaining_ms"] = (
-                max(0, int((hand.deadline - now).total_seconds() * 1000)) if hand.deadline else None
-            )
+            snapshot["remaining_ms"] = max(0, int((hand.deadline - now).total_seconds() * 1000)) if hand.deadline else None
             snapshot["_legal"] = state.legal_actions()
         elif state.is_over and state.winner_may_show is not None:
             # Won uncontested: until the next deal the winner may show (SPEC 1.1; not showing is mucking).
             snapshot["to_act"] = state.winner_may_show + 1
-            snapshot["_legal"] = [
-                {"action": "show", "min": 0, "max": 0},
-                {"action": "muck", "min": 0, "max": 0},
-            ]
+            snapshot["_legal"] = [{"action": "show", "min": 0, "max": 0}, {"action": "muck", "min": 0, "max": 0}]
     return snapshot
 
 

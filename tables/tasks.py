@@ -16,9 +16,7 @@ log = logging.getLogger(__name__)
 def table_announce(table_id: int, text: str) -> int:
     """A message from the room to everyone at a table ("this table closes in 5 minutes"); returns its seq."""
     with transaction.atomic():
-        return table_send_event_on_commit(
-            table_id=table_id, event="announcement", data={"text": str(text)[:500]}
-        )
+        return table_send_event_on_commit(table_id=table_id, event="announcement", data={"text": str(text)[:500]})
 
 
 @shared_task

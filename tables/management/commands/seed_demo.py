@@ -9,15 +9,9 @@ from tables.models import Currency, Game, RakeCap, RakeSchedule, Structure, Tabl
 
 # SPEC 1.2's caps, in cents: (players dealt in from, big blind from, cap)
 ROOM_CAPS = [
-    (2, 0, 100),
-    (2, 20, 100),
-    (2, 400, 100),
-    (3, 0, 100),
-    (3, 20, 200),
-    (3, 400, 300),
-    (5, 0, 200),
-    (5, 20, 300),
-    (5, 400, 300),
+    (2, 0, 100), (2, 20, 100), (2, 400, 100),
+    (3, 0, 100), (3, 20, 200), (3, 400, 300),
+    (5, 0, 200), (5, 20, 300), (5, 400, 300),
 ]
 
 DEMO_TABLES = [
@@ -63,23 +57,14 @@ class Command(BaseCommand):
             _table, was_created = Table.objects.get_or_create(
                 name=name,
                 defaults={
-                    "currency": currency,
-                    "game": game,
-                    "structure": structure,
-                    "small_blind": sb,
-                    "big_blind": bb,
-                    "seats": seats,
-                    "bots_allowed": bots,
-                    "rake_schedule": cent,
-                    "chip": 1,
+                    "currency": currency, "game": game, "structure": structure, "small_blind": sb,
+                    "big_blind": bb, "seats": seats, "bots_allowed": bots, "rake_schedule": cent, "chip": 1,
                 },
             )
             created += was_created
         from tables.bots import bots_seat
 
-        bots = sum(
-            bots_seat(table_id=t.id) for t in Table.objects.filter(bots_allowed=True, currency=Currency.PLAY)
-        )
+        bots = sum(bots_seat(table_id=t.id) for t in Table.objects.filter(bots_allowed=True, currency=Currency.PLAY))
         self.stdout.write(
             f"demo data: {created} table(s) created, {Table.objects.count()} in all; {bots} house bot(s) sat down"
         )
