@@ -87,8 +87,11 @@ def verify(data: object) -> tuple[bool, list[str]]:
     lines, ok, opened = [f"commitment {root.lower()}"], True, set()
     for number, opening in enumerate(openings, start=1):
         problem = check_opening(root, opening)
-        label = (f"position {opening.get('position')}: {opening.get('card')}" if isinstance(opening, dict)
-                 else f"opening {number}")
+        label = (
+            f"position {opening.get('position')}: {opening.get('card')}"
+            if isinstance(opening, dict)
+            else f"opening {number}"
+        )
         if problem is None:
             opened.add(opening["card"])
             lines.append(f"{label} verified")
@@ -104,8 +107,11 @@ def verify(data: object) -> tuple[bool, list[str]]:
     if missing:
         ok = False
         lines.append(f"FAILED: cards the hand shows were not proven: {' '.join(missing)}")
-    lines.append(f"VERIFIED: {len(opened)} cards were in the deck committed to before the first card" if ok
-                 else "FAILED: this hand's deck does not check")
+    lines.append(
+        f"VERIFIED: {len(opened)} cards were in the deck committed to before the first card"
+        if ok
+        else "FAILED: this hand's deck does not check"
+    )
     return ok, lines
 
 
