@@ -24,6 +24,7 @@ from pokerkit.notation import PokerStarsParser
 
 from cashier.models import AccountKind, Entry, Transfer, TransferKind
 from tables import services
+from tables.engine import fairness
 from tables.engine.config import HandConfig
 from tables.engine.hand import replay
 from tables.engine.phh import export_phh
@@ -31,7 +32,7 @@ from tables.history.selectors import hands_export_text, hands_for_export
 from tables.management.commands.seed_demo import rake_schedules_seed
 from tables.models import Currency, Game, Hand, Structure
 from tests.cashier.conftest import table_create as cashier_table_create
-from tests.tables.history_helpers import person, play, play_out, seat_all, stack_next_deck
+from tests.tables.history_helpers import person, play, play_out, scripted_choice, seat_all, stack_next_deck
 
 pytestmark = [
     pytest.mark.django_db,
@@ -77,7 +78,13 @@ EVENING = [
 
 
 def play_evening(monkeypatch) -> tuple[list[Hand], list]:
+    """The evening, the same every run: the players' choices and the decks come from seeded generators (the
+    room's shuffle is the system's; a test may pass its own source, tables.engine.fairness)."""
     rng = random.Random(20240501)
+    decks = random.Random(20240502)
+    monkeypatch.setattr(
+        fairness, "shuffled_deck", lambda: fairness.shuffle(items=fairness.FULL_DECK, rng=decks)
+    )
     schedule, _nickel = rake_schedules_seed()
     people = [person(name, eur=50_000) for name in ("ada", "bruno", "carla", "dario", "elsa")]
     hands: list[Hand] = []
@@ -98,8 +105,20 @@ def play_evening(monkeypatch) -> tuple[list[Hand], list]:
         for _ in range(count):
             if services.hand_deal(table_id=table.id) is None:
                 break  # fewer than two players left with chips
-            hands.append(play_out(table, rng))
+            hands.append(
+                play_out(
+                    table,
+                    rng,
+                    choose=fixed_limit_choice if structure == Structure.FIXED_LIMIT else scripted_choice,
+                )
+            )
     return hands, people
+
+
+def fixed_limit_choice(legal, rng):
+    """No all-in of one's own in Fixed-Limit: pokerkit's No-Limit replay would refuse the completion of a
+    short all-in that Fixed-Limit allows (calling all-in for less stays)."""
+    return scripted_choice([entry for entry in legal if entry["action"] != "all_in"], rng)
 
 
 def opening_hands(monkeypatch, table) -> list[Hand]:
