@@ -1,4 +1,4 @@
-from django.urls import path
+from django.urls import include, path
 
 from tables import views
 from tables.payout import views as payout_views
@@ -10,4 +10,5 @@ urlpatterns = [
     path("api/hands/<int:hand_id>/", views.api_hand, name="api_hand"),
     path("payout/", payout_views.payout_page, name="payout"),
     path("api/payout/", payout_views.api_payout, name="api_payout"),
+    path("", include("tables.history.urls")),
 ]

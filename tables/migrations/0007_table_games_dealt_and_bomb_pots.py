@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tables', '0005_payout_day'),
+        ('tables', '0006_payout_day'),
     ]
 
     operations = [
