@@ -1270,7 +1270,7 @@ export class TablePage {
     E.topUpButton.hidden = busted;
     E.topUpButton.disabled = room < this.chip() || this.inHand(me);
     E.topUpButton.title = this.t("top_up_between_hands");
-    E.myTimeBank.textContent = this.t("time_bank_left", { n: Math.round((me.time_bank_ms || 0) / 1000) });
+    E.myTimeBank.replaceChildren(icon("clock"), " ", this.t("time_bank_left", { n: Math.round((me.time_bank_ms || 0) / 1000) }));
   }
 
   /** Dealt into the hand being played (folded included: the seat's chips are in it until it ends). */
