@@ -58,6 +58,7 @@ INSTALLED_APPS = [
     "accounts",
     "cashier",
     "tables",
+    "tournaments",
 ]
 
 MIDDLEWARE = [

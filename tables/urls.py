@@ -1,4 +1,4 @@
-from django.urls import path
+from django.urls import include, path
 
 from tables import views
 
@@ -9,4 +9,5 @@ urlpatterns = [
     path("api/tables/<int:table_id>/players/", views.api_table_players, name="api_table_players"),
     path("api/tables/<int:table_id>/money/", views.api_table_money, name="api_table_money"),
     path("api/hands/<int:hand_id>/", views.api_hand, name="api_hand"),
+    path("", include("tables.history.urls")),
 ]
