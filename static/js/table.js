@@ -1019,9 +1019,10 @@ export class TablePage {
   renderActionArea() {
     const state = this.state;
     const E = this.el;
+    this.dropStaleQuestion();
     const legal = this.authenticated ? state.legal : [];
     if (legal.length) {
-      const key = `${state.hand ? state.hand.id : "-"}:${state.hand ? state.hand.action_no : "-"}:${JSON.stringify(legal)}`;
+      const key = this.decisionKeyOf(legal);
       if (key !== this.decisionKey) {
         this.decisionKey = key;
         this.actPending = false;
@@ -1048,6 +1049,21 @@ export class TablePage {
     const canPre = !!me && !!state.hand && me.status === "active" && state.to_act !== me.seat && state.hand.street !== "showdown";
     E.preActions.hidden = !canPre;
     if (!canPre) this.clearPreActions();
+  }
+
+  /** What names the decision the bar answers: the hand, its action number and what is legal. */
+  decisionKeyOf(legal) {
+    const hand = this.state.hand;
+    return `${hand ? hand.id : "-"}:${hand ? hand.action_no : "-"}:${JSON.stringify(legal)}`;
+  }
+
+  /** A "fold when you can check?" question whose decision is gone (acted on by the clock, say) is withdrawn. */
+  dropStaleQuestion() {
+    if (!this.askingFor) return;
+    const legal = this.authenticated ? this.state.legal : [];
+    if (legal.length && this.decisionKeyOf(legal) === this.askingFor) return;
+    this.askingFor = null;
+    if (this.pendingAsk) this.pendingAsk(null);
   }
 
   legalEntry(action) {
@@ -1168,10 +1184,12 @@ export class TablePage {
     if (!state || this.actPending || !this.legalEntry(action)) return;
     if (action === "fold" && !confirmed && this.legalEntry("check")) {
       const key = this.decisionKey;
+      this.askingFor = key;
       this.ask({
         title: this.t("fold_confirm_title"), text: this.t("fold_confirm_text"),
         yes: this.t("fold_anyway"), no: this.t("check"), danger: true,
       }).then((fold) => {
+        this.askingFor = null;
         if (fold === null || key !== this.decisionKey) return; // dismissed, or the decision is gone
         this.act(fold ? "fold" : "check", { confirmed: true });
       });
