@@ -12,15 +12,16 @@ from itertools import combinations
 
 from tables.engine.cards import card_id, card_text, high_strength, low_strength_any
 
-# phevaluator's ranks, 1 (royal flush) to 7462 (7-5-4-3-2): the last rank of each category, best first.
+# phevaluator's ranks, 1 (royal flush) to 7462 (7-5-4-3-2): the last rank of each category, best first. The
+# codes are the table page's (static/js/hands.js), which names them in the player's language (an ace-high
+# straight flush is the royal flush).
 _CATEGORIES = (
-    (1, "royal_flush"),
     (10, "straight_flush"),
-    (166, "four_of_a_kind"),
+    (166, "quads"),
     (322, "full_house"),
     (1599, "flush"),
     (1609, "straight"),
-    (2467, "three_of_a_kind"),
+    (2467, "trips"),
     (3325, "two_pair"),
     (6185, "pair"),
     (7462, "high_card"),

@@ -1,21 +1,15 @@
 """A newcomer plays Pot-Limit Omaha against the house bots in a real browser (Debian's headless Chromium): signs
 up, sits down at a practice table where two bots wait, sees four cards of their own and plays the hand out."""
 
+import pytest
+
 from tables.bots import bots_seat
 from tables.models import Game, Hand, Structure
-from tests.browser.test_table_in_browser import (
-    acting,
-    browser,
-    pytestmark,
-    sign_up,
-    sit_down,
-    visible_actions,
-)
+from tests.browser.conftest import acting, needs_chromium, sign_up, sit_down, visible_actions
 from tests.conftest import ARTIFACTS
 from tests.tables.conftest import table_create
 
-# The Hold'em browser test's fixture and marks (live, browser, database, skipped without Chromium).
-__all__ = ["browser", "pytestmark"]
+pytestmark = [pytest.mark.live, pytest.mark.browser, pytest.mark.django_db(transaction=True), needs_chromium]
 
 
 def test_a_newcomer_sits_at_omaha_sees_four_cards_and_plays_a_hand_against_the_house_bots(live_room, browser):

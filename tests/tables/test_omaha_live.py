@@ -114,7 +114,7 @@ def test_an_omaha_hi_lo_pot_is_quartered_after_the_rake_and_settled_in_the_ledge
     assert pot["winners"] == {"1": 425, "2": 142}
     assert ended["hands"] == {
         "1": {
-            "high": {"category": "three_of_a_kind", "cards": ["Ks", "Kd", "Kc", "Ah", "7h"]},
+            "high": {"category": "trips", "cards": ["Ks", "Kd", "Kc", "Ah", "7h"]},
             "low": {"cards": ["7h", "4c", "3d", "2c", "Ah"]},
         },
         "2": {

@@ -177,7 +177,7 @@ def test_a_hi_lo_pot_without_a_qualifying_low_goes_whole_to_the_high(players, mo
     assert pot["high_winners"] == [1] and pot["low_winners"] == []
     assert (pot["high_amount"], pot["low_amount"]) == (378, 0) and pot["winners"] == {"1": 378}
     assert summary["hands"]["1"] == {
-        "high": {"category": "three_of_a_kind", "cards": ["Ks", "Kd", "Kc", "Ah", "Jd"]},
+        "high": {"category": "trips", "cards": ["Ks", "Kd", "Kc", "Ah", "Jd"]},
         "low": None,
     }
     assert summary["hands"]["2"]["high"]["category"] == "two_pair"
