@@ -225,9 +225,10 @@ def test_the_page_and_the_api_show_the_ledgers_figure_to_the_last_digit(players)
         seated = [player_create() for _ in range(3)] + [player_create(bot=True)]
         for number, user in enumerate(seated, start=1):
             sit(table, user, number, buy_in=1_000)
-        for _ in range(6):
+        for _ in range(6):  # until players who lost their stacks leave too few to deal to
             hand = services.hand_deal(table_id=table.id)
-            assert hand is not None
+            if hand is None:
+                break
 
             def decide(state):
                 pot = sum(p.amount for p in state.pots()) + sum(state.bets.values())
