@@ -14,12 +14,14 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.db.models import Exists, OuterRef, Q
 from django.forms.models import BaseInlineFormSet
+from django.utils.text import capfirst
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_lazy, ngettext
 
+from cashier.forms import MoneyField
 from tables.engine.cards import FULL_DECK
 from tables.engine.config import ConfigError, HandConfig, PostKind
-from tables.models import RakeSchedule, Seat, Table
+from tables.models import RakeCap, RakeSchedule, Seat, Table
 from tables.selectors import table_faults, table_people_seated
 
 LIVE_FIXED_FIELDS = (
@@ -74,7 +76,28 @@ def table_engine_refusal(*, table: Table) -> str | None:
     return None
 
 
+def money_field(label, *, required: bool = True, allow_zero: bool = False, help_text: str = "") -> MoneyField:
+    return MoneyField(label=capfirst(label), required=required, allow_zero=allow_zero, help_text=help_text)
+
+
+UNITS_HELP = gettext_lazy(
+    "In euros or chips with two decimals: 0.50 is half a euro (50 cents), or 50 play chips."
+)
+
+
 class TableAdminForm(forms.ModelForm):
+    chip = money_field(gettext_lazy("smallest chip"), help_text=UNITS_HELP)
+    small_blind = money_field(gettext_lazy("small blind"), help_text=UNITS_HELP)
+    big_blind = money_field(gettext_lazy("big blind"), help_text=UNITS_HELP)
+    min_buy_in = money_field(
+        gettext_lazy("minimum buy-in"), required=False, help_text=gettext_lazy("Empty: 30 big blinds.")
+    )
+    max_buy_in = money_field(
+        gettext_lazy("maximum buy-in"),
+        required=False,
+        help_text=gettext_lazy("Empty: 100 big blinds (a euro table at most 1,000.00)."),
+    )
+
     class Meta:
         model = Table
         fields = (
@@ -186,6 +209,13 @@ def schedule_in_use_refusal(*, schedule: RakeSchedule) -> str | None:
 
 
 class RakeScheduleAdminForm(forms.ModelForm):
+    unit = money_field(
+        gettext_lazy("unit"),
+        help_text=gettext_lazy(
+            "One chip of rake for each whole unit of the pots together: 0.18 takes 0.01 per whole 0.18."
+        ),
+    )
+
     class Meta:
         model = RakeSchedule
         fields = ("name", "method", "unit", "per_mille", "no_flop_no_drop")
@@ -199,6 +229,15 @@ class RakeScheduleAdminForm(forms.ModelForm):
                 for field in changed:
                     self.add_error(field, refusal)
         return data
+
+
+class RakeCapForm(forms.ModelForm):
+    big_blind_min = money_field(gettext_lazy("big blind, from"), allow_zero=True)
+    cap = money_field(gettext_lazy("cap"), allow_zero=True)
+
+    class Meta:
+        model = RakeCap
+        fields = ("players_min", "big_blind_min", "cap")
 
 
 class RakeCapFormSet(BaseInlineFormSet):

@@ -6,6 +6,7 @@ with the changes given, as a browser would after a member of staff edited those 
 from __future__ import annotations
 
 from django.contrib.auth import get_user_model
+from django.forms import MultiWidget
 from django.test import Client
 
 
@@ -24,10 +25,14 @@ def staff_client(*, username: str = "boss", superuser: bool = True, **extra) -> 
 
 def _form_values(form) -> dict:
     data = {}
-    for name in form.fields:
+    for name, field in form.fields.items():
         value = form[name].value()
         key = form.add_prefix(name)
         if value is None or value is False:
+            continue
+        if isinstance(field.widget, MultiWidget):  # a date and a time, say: one input each
+            parts = value if isinstance(value, list | tuple) else field.widget.decompress(value)
+            data.update({f"{key}_{i}": str(part) for i, part in enumerate(parts) if part is not None})
             continue
         if value is True:
             data[key] = "on"

@@ -104,7 +104,7 @@ def test_a_per_unit_rake_schedule_needs_a_unit_of_at_least_one(staff):
     assert not RakeSchedule.objects.filter(name="Broken").exists()
 
     table = table_create()  # the room's 1-per-18 schedule, nobody seated: staff may edit it, not break it
-    response = admin_form_submit(staff, schedule_url(table.rake_schedule), {"unit": 0})
+    response = admin_form_submit(staff, schedule_url(table.rake_schedule), {"unit": "0"})
     assert "unit" in form_errors(response)
     table.rake_schedule.refresh_from_db()
     assert table.rake_schedule.unit == 18
@@ -134,32 +134,32 @@ def test_the_currency_cannot_switch_under_seated_players_whose_chips_can_then_le
 # --- every setting a live table cannot take, refused while seated, accepted once empty ---------------------------
 
 LIVE_FIXED_CHANGES = [
-    ("seats", 9),
-    ("currency", "eur"),
-    ("game", "omaha"),
-    ("structure", "fl"),
-    ("small_blind", 1),
-    ("big_blind", 6),
-    ("chip", 2),
+    ("seats", 9, 9),
+    ("currency", "eur", "eur"),
+    ("game", "omaha", "omaha"),
+    ("structure", "fl", "fl"),
+    ("small_blind", "0.01", 1),
+    ("big_blind", "0.06", 6),
+    ("chip", "0.02", 2),
 ]
 
 
-@pytest.mark.parametrize(("field", "value"), LIVE_FIXED_CHANGES)
-def test_a_setting_a_live_table_cannot_take_is_refused_while_anyone_sits_there(staff, field, value):
+@pytest.mark.parametrize(("field", "typed", "value"), LIVE_FIXED_CHANGES)
+def test_a_setting_a_live_table_cannot_take_is_refused_while_anyone_sits_there(staff, field, typed, value):
     table = table_create(seats=6, small_blind=2, big_blind=4, min_buy_in=120, max_buy_in=400)
     # Omaha is Pot-Limit (SPEC 1); house bots sit only at play tables: set up while the table is empty
     Table.objects.filter(pk=table.pk).update(bots_allowed=False, structure="pl" if field == "game" else "nl")
     alice = player_create()
     sit(table, alice, 3, buy_in=200)
 
-    refused = admin_form_submit(staff, table_url(table), {field: value})
+    refused = admin_form_submit(staff, table_url(table), {field: typed})
     assert field in form_errors(refused), form_errors(refused)
     assert alice.username in " ".join(form_errors(refused)[field]), "the reason says who is seated"
     table.refresh_from_db()
     assert str(getattr(table, field)) != str(value)
 
     services.seat_leave(table_id=table.id, user=alice)
-    accepted = admin_form_submit(staff, table_url(table), {field: value})
+    accepted = admin_form_submit(staff, table_url(table), {field: typed})
     assert accepted.status_code == 302, form_errors(accepted)
     table.refresh_from_db()
     assert str(getattr(table, field)) == str(value)
@@ -188,7 +188,7 @@ def test_settings_a_live_table_can_take_are_saved_while_players_sit(staff):
             "name": "Roma renamed",
             "action_seconds": 25,
             "time_bank_seconds": 40,
-            "max_buy_in": 300,
+            "max_buy_in": "3.00",
         },
     )
     assert response.status_code == 302, form_errors(response)
@@ -206,11 +206,11 @@ def test_a_rake_schedule_in_use_at_a_table_with_players_cannot_change(staff):
     schedule = table.rake_schedule
     sit(table, player_create(), 1)
     for change in (
-        {"unit": 20},
+        {"unit": "0.20"},
         {"method": "percent"},
         {"per_mille": 50},
         {"no_flop_no_drop": False},
-        {"caps-0-cap": 150},
+        {"caps-0-cap": "1.50"},
     ):
         response = admin_form_submit(staff, schedule_url(schedule), change)
         assert response.status_code == 200, change
@@ -226,7 +226,7 @@ def test_a_rake_schedule_in_use_at_a_table_with_players_cannot_change(staff):
     assert sorted(copy.caps.values_list("players_min", "big_blind_min", "cap")) == sorted(
         schedule.caps.values_list("players_min", "big_blind_min", "cap")
     )
-    assert admin_form_submit(staff, schedule_url(copy), {"unit": 20}).status_code == 302
+    assert admin_form_submit(staff, schedule_url(copy), {"unit": "0.20"}).status_code == 302
     copy.refresh_from_db()
     assert copy.unit == 20
 
@@ -293,23 +293,44 @@ def test_a_player_back_within_30_minutes_after_a_currency_switch_is_not_held_to_
 INVALID_TABLE_SETTINGS = [
     ({"seats": 1}, "seats"),
     ({"seats": 11}, "seats"),
-    ({"chip": 0}, "chip"),
-    ({"small_blind": 0}, "small_blind"),
-    ({"big_blind": 0}, "big_blind"),
-    ({"small_blind": 3, "big_blind": 2}, "small_blind"),
-    ({"chip": 5, "small_blind": 5, "big_blind": 12}, "big_blind"),
-    ({"chip": 5, "small_blind": 3, "big_blind": 10}, "small_blind"),
-    ({"min_buy_in": 1}, "min_buy_in"),
-    ({"chip": 5, "small_blind": 5, "big_blind": 10, "min_buy_in": 302, "max_buy_in": 1000}, "min_buy_in"),
-    ({"chip": 5, "small_blind": 5, "big_blind": 10, "min_buy_in": 300, "max_buy_in": 1001}, "max_buy_in"),
-    ({"min_buy_in": 200, "max_buy_in": 100}, "max_buy_in"),
+    ({"chip": "0"}, "chip"),
+    ({"small_blind": "0"}, "small_blind"),
+    ({"big_blind": "0"}, "big_blind"),
+    ({"small_blind": "abc"}, "small_blind"),
+    ({"big_blind": "0.001"}, "big_blind"),
+    ({"min_buy_in": "-5"}, "min_buy_in"),
+    ({"small_blind": "0.03", "big_blind": "0.02"}, "small_blind"),
+    ({"chip": "0.05", "small_blind": "0.05", "big_blind": "0.12"}, "big_blind"),
+    ({"chip": "0.05", "small_blind": "0.03", "big_blind": "0.10"}, "small_blind"),
+    ({"min_buy_in": "0.01"}, "min_buy_in"),
+    (
+        {
+            "chip": "0.05",
+            "small_blind": "0.05",
+            "big_blind": "0.10",
+            "min_buy_in": "3.02",
+            "max_buy_in": "10.00",
+        },
+        "min_buy_in",
+    ),
+    (
+        {
+            "chip": "0.05",
+            "small_blind": "0.05",
+            "big_blind": "0.10",
+            "min_buy_in": "3.00",
+            "max_buy_in": "10.01",
+        },
+        "max_buy_in",
+    ),
+    ({"min_buy_in": "2.00", "max_buy_in": "1.00"}, "max_buy_in"),
     (
         {
             "currency": "eur",
-            "small_blind": 2000,
-            "big_blind": 4000,
-            "min_buy_in": 120_000,
-            "max_buy_in": 400_000,
+            "small_blind": "20.00",
+            "big_blind": "40.00",
+            "min_buy_in": "1200.00",
+            "max_buy_in": "4000.00",
         },
         "min_buy_in",
     ),
@@ -346,9 +367,9 @@ def test_a_new_table_with_good_settings_is_created_with_its_chairs_and_deals(sta
             "game": "omaha",
             "structure": "pl",
             "currency": "play",
-            "chip": "1",
-            "small_blind": "5",
-            "big_blind": "10",
+            "chip": "0.01",
+            "small_blind": "0.05",
+            "big_blind": "0.10",
             "min_buy_in": "",
             "max_buy_in": "",
             "seats": "6",
@@ -369,11 +390,12 @@ def test_a_new_table_with_good_settings_is_created_with_its_chairs_and_deals(sta
 
 
 INVALID_SCHEDULES = [
-    ({"method": "per_unit", "unit": 0}, "unit"),
+    ({"method": "per_unit", "unit": "0"}, "unit"),
     ({"method": "percent", "per_mille": 1001}, "per_mille"),
     ({"name": ""}, "name"),
     ({"caps-0-players_min": 1}, "inline:players_min"),
-    ({"caps-0-cap": -1}, "inline:cap"),
+    ({"caps-0-cap": "-1"}, "inline:cap"),
+    ({"caps-0-cap": "1.234"}, "inline:cap"),
 ]
 
 
