@@ -59,6 +59,7 @@ INSTALLED_APPS = [
     "accounts",
     "cashier",
     "tables",
+    "tournaments",
     "staff",
 ]
 

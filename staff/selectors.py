@@ -15,8 +15,8 @@ from django.utils import timezone
 from accounts.models import SelfExclusion, User
 from cashier.models import WALLET_KINDS, Account, AccountKind, Deposit, Entry, SeatSession, Withdrawal
 from cashier.selectors import deposit_limits_for, self_exclusion_active, wallet_entries
+from tables.history.selectors import hands_played_by
 from tables.models import Hand, Seat, Table
-from tables.selectors import hands_played_by
 
 PLAYER_PAGE_ROWS = 20
 

@@ -15,9 +15,10 @@ from django.utils.translation import gettext_lazy
 
 from cashier.templatetags.money import format_amount
 from tables.forms import RakeCapForm, RakeCapFormSet, RakeScheduleAdminForm, TableAdminForm
-from tables.hand_view import hand_cards_reveal, hand_deck_order, hand_lines
+from tables.hand_view import hand_cards_reveal, hand_history_public
+from tables.history.selectors import hands_played_by
 from tables.models import Hand, RakeCap, RakeSchedule, Table
-from tables.selectors import hands_played_by, seat_stacks, table_faults, table_seats
+from tables.selectors import seat_stacks, table_faults, table_seats
 
 
 class RakeCapInline(admin.TabularInline):
@@ -178,7 +179,7 @@ class HandAdmin(admin.ModelAdmin):
 
     def change_view(self, request, object_id, form_url="", extra_context=None):
         hand = self.get_object(request, object_id)
-        extra = {"lines": hand_lines(hand=hand)} if hand is not None else {}
+        extra = {"history": hand_history_public(hand=hand)} if hand is not None else {}
         return super().change_view(request, object_id, form_url, {**extra, **(extra_context or {})})
 
     def get_urls(self):
@@ -192,9 +193,9 @@ class HandAdmin(admin.ModelAdmin):
         hand = get_object_or_404(Hand.objects.select_related("table"), pk=pk)
         if not self.has_view_permission(request, hand):
             raise PermissionDenied
-        if request.method != "POST" or hand.status == Hand.Status.RUNNING:
+        if request.method != "POST" or hand.status != Hand.Status.COMPLETE:
             return redirect("admin:tables_hand_change", hand.pk)
-        lines = hand_cards_reveal(hand=hand, staff_user=request.user)
+        history, deck = hand_cards_reveal(hand=hand, staff_user=request.user)
         return TemplateResponse(
             request,
             "admin/tables/hand/cards.html",
@@ -203,7 +204,7 @@ class HandAdmin(admin.ModelAdmin):
                 "opts": self.model._meta,
                 "original": hand,
                 "title": _("Every card of hand %(number)d") % {"number": hand.number},
-                "lines": lines,
-                "deck": hand_deck_order(hand=hand),
+                "history": history,
+                "deck": deck,
             },
         )

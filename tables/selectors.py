@@ -134,14 +134,3 @@ def table_faults(*, table: Table) -> list[str]:
             faults.append(_("The table's rake schedule cannot work out a rake."))
     return faults
 
-
-def hands_played_by(*, user_ids: list[int]):
-    """The hands any of `user_ids` was dealt in (running or not), newest first: a jsonpath test on the players."""
-    from django.db.models import BooleanField
-    from django.db.models.expressions import RawSQL
-
-    ids = " || ".join(f"@.user == {int(user_id)}" for user_id in user_ids) or "false"
-    played = RawSQL(
-        f"{Hand._meta.db_table}.players @? %s::jsonpath", (f"$.* ? ({ids})",), output_field=BooleanField()
-    )
-    return Hand.objects.filter(played).select_related("table").order_by("-id")

@@ -12,7 +12,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ("accounts", "0003_user_identity_verified_by"),
-        ("cashier", "0003_withdrawal_review"),
+        ("cashier", "0004_withdrawal_review"),
         ("contenttypes", "0002_remove_content_type_name"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]

@@ -64,7 +64,7 @@ def test_the_history_is_public_until_staff_ask_for_every_card_which_is_recorded(
     holes = [card for cards in hand.hole_cards.values() for card in cards]
     page = boss.get(f"/admin/tables/hand/{hand.pk}/change/").content.decode()
     history = page[page.find('id="hand-history"') : page.find("</section>", page.find('id="hand-history"'))]
-    assert "folds" in history and "posts the big blind" in history
+    assert "folds" in history and "posts big blind" in history and "Dealt to" not in history
     shown = set(re.findall(r"(?<![0-9A-Za-z])([2-9TJQKA][cdhs])(?![0-9A-Za-z])", history))
     assert not shown & set(holes), "no hidden card on the page"
     assert boss.get(f"/admin/tables/hand/{hand.pk}/cards/").status_code == 302, "a GET shows nothing"
@@ -72,7 +72,7 @@ def test_the_history_is_public_until_staff_ask_for_every_card_which_is_recorded(
 
     cards = boss.post(f"/admin/tables/hand/{hand.pk}/cards/").content.decode()
 
-    assert all(card in cards for card in holes)
+    assert cards.count("Dealt to") == 2 and all(card in cards for card in holes)
     assert all(card in cards for card in hand.config["deck"]), "the whole deck, burnt and undealt cards too"
     entry = AuditEntry.objects.get(action="hand.cards_view")
     assert entry.actor == boss.staff and entry.target_id == str(hand.pk)
@@ -82,7 +82,7 @@ def test_nobody_sees_the_cards_of_a_hand_in_play(boss, played):
     running = services.hand_deal(table_id=played["roma"].id)
     assert running.status == Hand.Status.RUNNING
     page = boss.get(f"/admin/tables/hand/{running.pk}/change/").content.decode()
-    assert "shown to nobody" in page and "Show every card" not in page
+    assert "shown once it is over" in page and "Show every card" not in page
     response = boss.post(f"/admin/tables/hand/{running.pk}/cards/")
     assert response.status_code == 302
     assert not AuditEntry.objects.filter(action="hand.cards_view").exists()

@@ -7,7 +7,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("cashier", "0002_ledger_triggers"),
+        ("cashier", "0003_transfer_kind_tournament_refund"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

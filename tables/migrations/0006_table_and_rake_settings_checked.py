@@ -6,7 +6,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("tables", "0004_seat_straddle"),
+        ("tables", "0005_hand_players_index"),
     ]
 
     operations = [
