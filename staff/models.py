@@ -26,6 +26,7 @@ ACTION_LABELS = {
     "withdrawal.reject": _("Withdrawal rejected"),
     "deposit_flag.review": _("Flagged deposit reviewed"),
     "hand.cards_view": _("Hidden cards of a hand viewed"),
+    "rake_schedule.copy": _("Rake schedule copied"),
 }
 
 

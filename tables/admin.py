@@ -13,6 +13,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from accounts.audit import staff_action_record
 from cashier.templatetags.money import format_amount
 from tables.forms import RakeCapForm, RakeCapFormSet, RakeScheduleAdminForm, TableAdminForm
 from tables.hand_view import hand_cards_reveal, hand_history_public
@@ -53,8 +54,16 @@ class RakeScheduleAdmin(admin.ModelAdmin):
         with transaction.atomic():
             for schedule in queryset.prefetch_related("caps"):
                 caps = list(schedule.caps.all())
+                original = schedule.name
                 schedule.pk, schedule.name = None, _copy_name(schedule.name)
                 schedule.save()
+                staff_action_record(
+                    actor=request.user,
+                    action="rake_schedule.copy",
+                    target=schedule,
+                    after={"name": schedule.name},
+                    note=original,
+                )
                 RakeCap.objects.bulk_create(
                     [
                         RakeCap(

@@ -8,6 +8,7 @@ has anyone seated; the change is refused with the reason, and accepted once the 
 import pytest
 
 from cashier.selectors import ledger_check, seat_buy_in_bounds, wallet_balances
+from staff.models import AuditEntry
 from tables import services
 from tables.models import Hand, RakeSchedule, Seat, Table
 from tables.tasks import tables_sweep
@@ -223,6 +224,7 @@ def test_a_rake_schedule_in_use_at_a_table_with_players_cannot_change(staff):
     # What the refusal offers: copy the schedule, change the copy; the table takes it once it is empty.
     staff.post("/admin/tables/rakeschedule/", {"action": "copy", "_selected_action": [schedule.pk]})
     copy = RakeSchedule.objects.get(name="Room cent, renamed (copy)")
+    assert AuditEntry.objects.get(action="rake_schedule.copy").target_id == str(copy.pk)
     assert sorted(copy.caps.values_list("players_min", "big_blind_min", "cap")) == sorted(
         schedule.caps.values_list("players_min", "big_blind_min", "cap")
     )
