@@ -240,8 +240,7 @@ async def room_phase(room: Room, players, tables, args) -> dict:
         f"{time.monotonic() - started:.1f} s ({stats.connect_failures} failed attempts)")
     for index, bot in enumerate(bots):
         bot.acting = True
-        await bot.send(type="join", seat=bot.player.seat, buy_in=bot.buy_in, post="now")
-        bot.last_fix = time.monotonic()
+        await bot.join()
         if index % args.join_rate == args.join_rate - 1:
             await asyncio.sleep(1)
     # warm-up: until every table is playing (or the warm-up bound)
@@ -445,8 +444,7 @@ async def room_shard(payload: dict, index: int, count: int, conn, flags: dict) -
     rate = max(1, round(args.join_rate / count))  # together: --join-rate joins a second
     for n, bot in enumerate(bots):
         bot.acting = True
-        await bot.send(type="join", seat=bot.player.seat, buy_in=bot.buy_in, post="now")
-        bot.last_fix = time.monotonic()
+        await bot.join()
         if n % rate == rate - 1:
             await asyncio.sleep(1)
     table_ids = sorted({bot.table_id for bot in bots})
