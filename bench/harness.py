@@ -37,9 +37,9 @@ def log(message: str) -> None:
     print(f"[bench {time.strftime('%H:%M:%S')}] {message}", flush=True)
 
 
-def results_write(*, folder, name: str, results: dict) -> Path:
-    """Keep a run's figures as JSON beside the others of its kind, and say where."""
-    out = Path(folder) / f"{name}-{time.strftime('%Y%m%d-%H%M%S')}.json"
+def results_write(*, folder, name: str, results: dict, path: Path | None = None) -> Path:
+    """Keep a run's figures as JSON beside the others of its kind (or at `path`), and say where."""
+    out = path or Path(folder) / f"{name}-{time.strftime('%Y%m%d-%H%M%S')}.json"
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(results, indent=2, default=str))
     log(f"figures in {out}")
