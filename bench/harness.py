@@ -28,6 +28,7 @@ BASE_DIR = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(BASE_DIR))
 
 from pokerroom.embedded import EmbeddedPostgres, EmbeddedRedis, free_port, stop_child, wait_for_port  # noqa: E402
+from pokerroom.supervisor import web_listening  # noqa: E402
 
 PY = sys.executable
 BENCH_DB = "bench_room"
@@ -104,6 +105,15 @@ class Proc:
             return ""
 
 
+def _children(pid: int) -> list[int]:
+    import psutil
+
+    try:
+        return [child.pid for child in psutil.Process(pid).children()]
+    except psutil.NoSuchProcess:
+        return []
+
+
 def tree_cpu_seconds(pid: int | None) -> float:
     """CPU seconds (user + system) of a process and its descendants, the reaped ones included."""
     import psutil
@@ -123,24 +133,6 @@ def tree_cpu_seconds(pid: int | None) -> float:
         return total
     except psutil.NoSuchProcess:
         return 0.0
-
-
-def web_listening(supervisor_pid: int, port: int) -> list[int]:
-    """The supervisor's web processes that listen on `port` (each does once its application is loaded)."""
-    import psutil
-
-    found = []
-    try:
-        children = psutil.Process(supervisor_pid).children()
-    except psutil.NoSuchProcess:
-        return found
-    for child in children:
-        try:
-            if any(c.status == psutil.CONN_LISTEN and c.laddr.port == port for c in child.net_connections("tcp")):
-                found.append(child.pid)
-        except psutil.Error:
-            pass
-    return found
 
 
 class Room:
@@ -255,7 +247,7 @@ class Room:
         proc.port = port  # type: ignore[attr-defined]
         self.web = proc
         deadline = time.monotonic() + 120
-        while len(listening := web_listening(proc.pid, port)) < processes:
+        while len(listening := web_listening(_children(proc.pid), port)) < processes:
             if not proc.alive() or time.monotonic() > deadline:
                 raise RuntimeError(f"the web processes did not start\n{proc.tail()}")
             time.sleep(0.2)

@@ -208,6 +208,37 @@ def children_stop(children: list[Child]) -> None:
         stop_children([child.proc], timeout=20)
 
 
+def web_listening(pids: list[int], port: int) -> list[int]:
+    """Those of the web processes `pids` that listen on `port`: each does once its application is loaded."""
+    import psutil
+
+    found = []
+    for pid in pids:
+        try:
+            connections = psutil.Process(pid).net_connections("tcp")
+        except psutil.Error:
+            continue
+        if any(c.status == psutil.CONN_LISTEN and c.laddr.port == port for c in connections):
+            found.append(pid)
+    return found
+
+
+def web_wait(children: list[Child], port: WebPort, env: Mapping[str, str], timeout: float = 90) -> None:
+    """Until every web process listens and the room answers a request."""
+    web = [c.proc for c in children if c.web]
+    deadline = time.monotonic() + timeout
+    while len(web_listening([proc.pid for proc in web], port.port)) < len(web):
+        if dead := [proc for proc in web if proc.poll() is not None]:
+            raise RoomFailed(f"a web process exited with code {dead[0].returncode} before it listened")
+        if time.monotonic() > deadline:
+            raise RoomFailed(
+                f"the web processes did not all listen on {port.host}:{port.port} within {timeout:.0f} s"
+            )
+        time.sleep(0.1)
+    left = max(1.0, deadline - time.monotonic())
+    wait_for_http(port.port, timeout=left, procs=tuple(web), what="daphne", host_header=_host_header(env))
+
+
 def _host_header(env: Mapping[str, str]) -> str:
     """A name the room answers to, for the readiness request (any other is refused, and logged)."""
     for name in env.get("ALLOWED_HOSTS", "localhost").split(","):
@@ -234,13 +265,7 @@ def room_supervise(
         children = children_make(env, web_port, web=web, worker=worker, beat=beat)
         for child in children:
             child.proc = child.start()
-        wait_for_http(
-            web_port.port,
-            timeout=90,
-            procs=tuple(c.proc for c in children if c.web),
-            what="daphne",
-            host_header=_host_header(env),
-        )
+        web_wait(children, web_port, env)
         log(
             f"the room is open at http://{host}:{web_port.port}/ ({web} web process{'es' if web > 1 else ''}, "
             f"{time.monotonic() - started_at:.1f} s); Ctrl-C stops everything"

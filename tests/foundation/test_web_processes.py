@@ -20,6 +20,7 @@ import websockets
 
 from cashier.selectors import ledger_check
 from pokerroom.embedded import free_port
+from pokerroom.supervisor import web_listening
 from tables.bots import bot_choose
 from tables.models import Hand, Table
 from tests.conftest import ARTIFACTS, BASE_DIR, Room
@@ -67,7 +68,8 @@ class Supervised:
         return found
 
     def web_pids(self) -> list[int]:
-        return sorted(child.pid for child in self.children("pokerroom.web"))
+        """The web processes that listen on the room's port (each does once its application is loaded)."""
+        return sorted(web_listening([child.pid for child in self.children("pokerroom.web")], self.port))
 
     def stop(self) -> None:
         if self.proc.poll() is None:
