@@ -49,6 +49,7 @@ const FALLBACK = {
   game_holdem: "Hold'em", game_omaha: "Omaha", game_omaha_hilo: "Omaha Hi-Lo",
   structure_nl: "No-Limit", structure_pl: "Pot-Limit", structure_fl: "Fixed-Limit",
   max_seats: "{n}-max", heads_up: "Heads-up", blinds: "Blinds {sb}/{bb}", chips: "{amount} chips", lobby: "Lobby",
+  hand_verify: "Verify the deck", hand_replay: "Replay",
 };
 
 const SUITS = { s: "♠", h: "♥", d: "♦", c: "♣" };
@@ -145,7 +146,7 @@ export function cardText(card) {
 // ---------------------------------------------------------------------------------------------------------------
 // Small DOM helpers.
 
-function h(tag, attrs = {}, ...children) {
+export function h(tag, attrs = {}, ...children) {
   const el = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs || {})) {
     if (v === null || v === undefined || v === false) continue;
@@ -188,7 +189,7 @@ function readJSON(id, fallback) {
   }
 }
 
-function cardEl(card, extra = "") {
+export function cardEl(card, extra = "") {
   // "card" too: tests and other clients look for `.card`; table.css keeps room.css's `.card` panel style off these.
   if (!card) return h("span", { class: `pcard card back ${extra}`, "aria-hidden": "true" });
   const suit = card[1];
@@ -255,6 +256,7 @@ export class TablePage {
     this.build();
     this.bindKeys();
     this.connect();
+    this.loadLastHands();
     this.tickHandle = setInterval(() => this.tick(), 200);
     this.phoneQuery = window.matchMedia("(max-width: 420px)");
     this.phoneQuery.addEventListener?.("change", () => this.renderSeats());
@@ -1218,7 +1220,8 @@ export class TablePage {
       (this.lastHand && (this.lastHand.number ?? this.lastHand.id)) ?? "";
     const board = Array.isArray(ev.board) ? ev.board : this.lastHand && this.lastHand.board ? this.lastHand.board : [];
     if (this.lastHand && Array.isArray(ev.board) && ev.board.length) this.lastHand.board = ev.board;
-    this.history.unshift({ number, pot, winners: [...byName.entries()], board, handId });
+    const replayUrl = handId !== undefined && this.me ? `/hands/${handId}/` : null;
+    this.history.unshift({ number, pot, winners: [...byName.entries()], board, handId, replayUrl });
     this.history = this.history.slice(0, 10);
     this.awards = [];
     this.renderHistory();
@@ -1232,8 +1235,33 @@ export class TablePage {
       entry.board.length ? h("div", { class: "hh-board" }, entry.board.map((c) => cardEl(c, "mini"))) : null,
       h("div", { class: "hh-winners" }, entry.winners.map(([who, amount]) => h("span", {
         class: `hh-winner${who === this.userName ? " me" : ""}`, text: this.t("hand_won", { name: who, amount: this.short(amount) }),
-      })))));
+      }))), this.historyLinks(entry)));
     this.el.history.replaceChildren(...(items.length ? items : [h("li", { class: "empty", text: this.t("no_hands_yet") })]));
+  }
+
+  // The last hands survive a reload: the table's recent hands from the hand histories (/api/tables/<id>/last-hands/),
+  // each with the deck check and, for a hand you played, the replayer (docs/history.md).
+  async loadLastHands() {
+    const id = this.table.id ?? this.root.dataset.tableId;
+    try {
+      const response = await fetch(`/api/tables/${id}/last-hands/`, { credentials: "same-origin" });
+      if (!response.ok) return;
+      const { hands } = await response.json();
+      const known = new Set(this.history.map((entry) => String(entry.handId)));
+      const older = hands.filter((hand) => !known.has(String(hand.hand_id))).map((hand) => ({
+        number: hand.number, pot: hand.pot, board: hand.board, handId: hand.hand_id,
+        winners: hand.winners.map((w) => [w.name, w.amount]), replayUrl: hand.replay_url || null,
+      }));
+      this.history = [...this.history, ...older].slice(0, 10);
+      this.renderHistory();
+    } catch (e) { /* the panel fills from the table's events */ }
+  }
+
+  historyLinks(entry) {
+    if (entry.handId === undefined || entry.handId === null) return null;
+    return h("div", { class: "hh-links" },
+      h("a", { href: `/hands/${entry.handId}/verify/`, class: "hh-verify", text: this.t("hand_verify") }),
+      entry.replayUrl ? [" · ", h("a", { href: entry.replayUrl, class: "hh-replay", text: this.t("hand_replay") })] : null);
   }
 
   toast(message) {
