@@ -33,6 +33,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
+from typing import NoReturn
+
+import psutil
 
 from pokerroom.embedded import EmbeddedPostgres, EmbeddedRedis, stop_child, stop_children, wait_for_http
 
@@ -111,10 +114,10 @@ def web_processes_count(environ: Mapping[str, str]) -> int:
 class WebPort:
     """The room's address. Every web process listens on it with a socket of its own, bound here with
     SO_REUSEPORT and handed over (pokerroom.web: daphne's `--fd`), and the kernel spreads new connections
-    evenly over the sockets that listen. One socket shared by every daphne gave one of two 220 of 240
-    connections opened at once: whichever process is woken first accepts all that wait. A process's socket
-    closes when it dies, and its successor's listens only once it can answer, so meanwhile new connections
-    go to the others."""
+    evenly over the sockets that listen. (One socket shared by all, the other way, gave one of two daphnes
+    220 of 240 connections opened at once: whichever process is woken first accepts all that wait.) A
+    process's socket closes when it dies, and its successor's listens only once it can answer, so meanwhile
+    new connections go to the others."""
 
     def __init__(self, host: str, port: int) -> None:
         self.host, self.port = host, port
@@ -193,7 +196,7 @@ def child_restart(child: Child) -> None:
     child.proc = child.start()
 
 
-def children_watch(children: list[Child]) -> None:
+def children_watch(children: list[Child]) -> NoReturn:
     while True:
         for child in children:
             if child.proc.poll() is not None:
@@ -210,8 +213,6 @@ def children_stop(children: list[Child]) -> None:
 
 def web_listening(pids: list[int], port: int) -> list[int]:
     """Those of the web processes `pids` that listen on `port`: each does once its application is loaded."""
-    import psutil
-
     found = []
     for pid in pids:
         try:
@@ -281,7 +282,6 @@ def room_supervise(
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
         log("stopping…")
         children_stop(children)
-    return 0
 
 
 def run(host: str, port: int) -> int:

@@ -235,6 +235,8 @@ async def _kill_one_while_playing(room: Supervised, table_id: int, players: list
     hand = await asyncio.to_thread(_running_hand, table_id)
     victim, survivor = pids
     os.kill(victim, signal.SIGKILL)
+    # (a connection that reaches its socket in the instant it dies is reset, see the README)
+    await until(lambda: not _running(victim), timeout=30, what="the killed process gone")
 
     # the other process goes on serving: pages at once, and its players' connections stay up
     statuses = [await asyncio.to_thread(http_status, room.port) for _ in range(6)]
@@ -278,6 +280,13 @@ async def _kill_one_while_playing(room: Supervised, table_id: int, players: list
     for player in players:
         await player.client.__aexit__()
     await asyncio.wait(tasks, timeout=30)
+
+
+def _running(pid: int) -> bool:
+    try:
+        return psutil.Process(pid).status() != psutil.STATUS_ZOMBIE
+    except psutil.NoSuchProcess:
+        return False
 
 
 def _running_hand(table_id: int, timeout: float = 30) -> int:
