@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser.test_table_in_browser import CHROMIUM, browser  # noqa: F401 - the browser fixture
+from tests.browser.conftest import CHROMIUM  # the browser fixture comes with it (tests/browser/conftest.py)
 from tests.conftest import ARTIFACTS
 from tests.tables.conftest import table_create
 from tests.tables.history_helpers import person, play, seat_all, stack_next_deck
