@@ -1,14 +1,11 @@
 """A member of staff at work in a real browser (Debian's headless Chromium) against daphne: the dashboard, a
 player's page and a table's page, saved as screenshots in var/test/artifacts/."""
 
-import shutil
-from pathlib import Path
-
 import pytest
 from django.contrib.auth import get_user_model
 
 from cashier import services as cashier
-from tests.browser.test_table_in_browser import CHROMIUM, browser  # noqa: F401 - the fixture
+from tests.browser.conftest import needs_chromium
 from tests.conftest import ARTIFACTS
 from tests.staff.conftest import CARD_OK, hand_played, new_key, player_create, sit, table_create
 
@@ -16,14 +13,11 @@ pytestmark = [
     pytest.mark.live,
     pytest.mark.browser,
     pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(
-        not Path(CHROMIUM).exists() and not shutil.which("chromium"),
-        reason="Debian's chromium is not installed: run scripts/install-browser.sh",
-    ),
+    needs_chromium,
 ]
 
 
-def test_staff_see_the_dashboard_a_player_and_a_table(live_room, browser, monkeypatch):  # noqa: F811
+def test_staff_see_the_dashboard_a_player_and_a_table(live_room, browser, monkeypatch):
     from tables import services
 
     monkeypatch.setattr(services, "DEAL_PAUSE_SECONDS", 0)
