@@ -6,11 +6,14 @@ bets collected and over-bets returned, all-in detection. It is configured as a p
 the room's limits are ours and are checked before pokerkit is asked to do anything:
 
 * minimum raise by the last *full* bet or raise (pre-flop by the big blind, by twice it with a straddle);
+* a blind posted short by an all-in player does not lower the price of entering: pre-flop a call is to the
+  full big blind (or straddle) while somebody else could still match it, and raises count from there;
 * a short all-in does not reopen the betting to players who already acted unless the raises since they
   acted add up to a full raise (pokerkit treats a first pre-flop all-in below the big blind as a full
   raise and lets the limpers re-raise);
 * Fixed-Limit: four bets a round with the big blind as the first (pokerkit allows a fifth pre-flop); an
-  all-in of at least half a bet is a raise (counts toward the cap and reopens), less is a call;
+  all-in of at least half a bet is a raise (counts toward the cap and reopens), less is not: the next
+  player calls it or completes the bet;
 * Pot-Limit: highest bet + every chip in the pots and on the table + the amount to call.
 
 Cards are dealt by us from the caller's deck order (one at a time from the first seat clockwise of the
@@ -115,6 +118,8 @@ class _Street:
     index: int
     full_raise: int
     fixed: int = 0
+    price: int = 0
+    """Pre-flop, the full blind (or straddle) a caller must match even when it was posted short."""
     fl_level: int = 0
     fl_count: int = 0
     level_at_action: dict[int, int] = field(default_factory=dict)
@@ -568,6 +573,8 @@ class Hand:
         bets = pk.bets
         stacks = pk.stacks
         top = max(bets)
+        if top < st.price and self._another_can_bet(index):
+            top = st.price  # a blind posted short does not lower the price of entering
         bet = bets[index]
         stack = stacks[index]
         total = bet + stack
@@ -602,6 +609,12 @@ class Hand:
             self._order[index], to_call, bet + to_call, total, can_raise, min_to, max_to, top > 0, top, index
         )
 
+    def _another_can_bet(self, index: int) -> bool:
+        """Is someone else still in with chips behind, who could match what this player puts in?"""
+        pk = self._pk
+        statuses, stacks = pk.statuses, pk.stacks
+        return any(statuses[i] and stacks[i] for i in range(self._n) if i != index)
+
     def _execute(self, action: Action, plan: tuple[str, int, Limits | None]) -> None:
         operation, amount, limits = plan
         seat = action.seat
@@ -632,6 +645,10 @@ class Hand:
         if operation == "fold":
             self._folded.add(seat)
             _pk_fold(pk, index)
+        elif operation == "call" and limits.call_to > max(pk.bets):
+            # Calling the full blind over a short one: in pokerkit's terms a raise, and one that gives
+            # nobody a new decision (everyone who acted before is all-in or folded).
+            _pk_raise_to(pk, index, limits.call_to)
         elif operation in ("check", "call"):
             _pk_check_or_call(pk, index, limits.to_call)
         else:
@@ -741,7 +758,7 @@ class Hand:
             fixed = c.small_bet if index <= 1 else c.big_bet
         if index == 0:
             full = 2 * c.big_blind if c.straddle_seat is not None else c.big_blind
-            self._street = _Street(index, full, fixed, fl_level=c.big_blind, fl_count=1)
+            self._street = _Street(index, full, fixed, price=full, fl_level=c.big_blind, fl_count=1)
         else:
             self._street = _Street(index, c.big_blind, fixed)
 
@@ -852,10 +869,6 @@ class Hand:
     def _settle(self) -> None:
         c = self.config
         saw_flop = len(self._board) >= 3
-        withdrawn = {}
-        winner = self._uncontested_winner
-        if winner is not None:  # pokerkit leaves the winner's last bet uncollected: it all goes back
-            withdrawn[winner] = self._pk.bets[self._index[winner]]
         contributions = self.contributions()
         # Over-bets pokerkit already handed back when it collected a street's bets.
         returned_before = {seat: self._put_in[seat] - contributions[seat] for seat in self._order}
@@ -872,7 +885,6 @@ class Hand:
             players_dealt=self._n,
             big_blind=c.big_blind,
             saw_flop=saw_flop,
-            withdrawn=withdrawn,
             returned_before=returned_before,
         )
         self.phase = Phase.COMPLETE

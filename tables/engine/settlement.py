@@ -173,28 +173,21 @@ def settle(
     players_dealt: int,
     big_blind: int,
     saw_flop: bool,
-    withdrawn: Mapping[int, int] | None = None,
     returned_before: Mapping[int, int] | None = None,
 ) -> Settlement:
     """Settle the money of a finished hand.
 
     ``order`` is the odd-chip order (first seat clockwise of the button first; heads-up the big blind
     first and the button last). ``contributions`` are live chips (blinds, bets); ``dead`` the dead
-    money each seat put in (antes, dead small blind, bomb-pot post). ``shown`` holds the strength of every hand that competes at the showdown;
-    when one player is left it may be empty (the winner need not show). ``withdrawn``: chips given back
-    before the pots form although somebody matched part of them: when everybody else folds, the
-    winner's whole bet on that last street goes back (the SPEC's "button raises to 6, both blinds
-    fold: pot 3"), and the pots, and so the rake, are what the others put in before.
+    money each seat put in (antes, dead small blind, bomb-pot post). ``shown`` holds the strength of
+    every hand that competes at the showdown; when one player is left it may be empty (the winner need
+    not show). Only the part of a bet that nobody matched goes back before the pots form: a raise to 200
+    over a bet of 40 that everyone folds to returns 160, and the 40 matched stays in the pot and is raked.
     ``returned_before``: uncalled chips already back in the stacks (``contributions`` exclude them);
     they are only reported in ``Settlement.returned``. Players still in who mucked are
     in neither ``folded`` nor ``shown``: they stay in the pots' eligible lists but cannot win.
     """
-    withdrawn = dict(withdrawn or {})
-    live = {seat: amount - withdrawn.get(seat, 0) for seat, amount in contributions.items()}
-    matched, returned = return_uncalled(live, folded)
-    for seat, amount in withdrawn.items():
-        if amount:
-            returned[seat] = returned.get(seat, 0) + amount
+    matched, returned = return_uncalled(contributions, folded)
     pots = build_pots(order=order, contributions=matched, folded=folded, dead=sum(dead.values()))
     total = sum(pot.amount for pot in pots)
     hand_rake = 0
