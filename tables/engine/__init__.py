@@ -40,7 +40,7 @@ from tables.engine.hand import (
     visible_events,
 )
 from tables.engine.rake import ROOM_RAKE_001, ROOM_RAKE_005, RakeCap, RakeRule, RakeSchedule, room_schedule
-from tables.engine.settlement import PotResult, Settlement
+from tables.engine.settlement import PotResult, RunResult, Settlement
 
 __all__ = [
     "ROOM_RAKE_001",
@@ -59,6 +59,7 @@ __all__ = [
     "RakeCap",
     "RakeRule",
     "RakeSchedule",
+    "RunResult",
     "Settlement",
     "Structure",
     "Variant",

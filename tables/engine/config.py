@@ -73,6 +73,8 @@ class HandConfig:
     dealt from position 0. ``antes`` are dead money per seat (tournament antes, a big-blind ante).
     ``bomb_pot``: every player posts this amount and the hand starts on the flop (no blinds).
     ``auto_muck`` per seat (default on). ``rake``: the schedule, or ``None`` for no rake.
+    ``run_twice``: the seats that agree to run the board twice; when every player still in is among them
+    and nobody can bet any more before the river, the rest of the board is dealt twice.
     """
 
     variant: Variant
@@ -91,6 +93,7 @@ class HandConfig:
     bomb_pot: int = 0
     rake: RakeSchedule | None = None
     auto_muck: Mapping[int, bool] = field(default_factory=dict)
+    run_twice: frozenset[int] = frozenset()
 
     def __post_init__(self) -> None:
         set_ = object.__setattr__
@@ -99,6 +102,7 @@ class HandConfig:
         set_(self, "stacks", MappingProxyType(dict(self.stacks)))
         set_(self, "antes", MappingProxyType({s: a for s, a in dict(self.antes).items() if a}))
         set_(self, "auto_muck", MappingProxyType(dict(self.auto_muck)))
+        set_(self, "run_twice", frozenset(self.run_twice))
         set_(self, "deck", tuple(self.deck))
         set_(self, "posts", tuple(_normalise_post(post) for post in self.posts))
         if self.structure is Structure.FIXED_LIMIT:
@@ -147,6 +151,7 @@ class HandConfig:
             "antes": {str(s): v for s, v in self.antes.items()},
             "bomb_pot": self.bomb_pot,
             "auto_muck": {str(s): v for s, v in self.auto_muck.items()},
+            "run_twice": sorted(self.run_twice),
         }
 
     @classmethod
@@ -168,6 +173,7 @@ class HandConfig:
             bomb_pot=data.get("bomb_pot", 0),
             rake=rake,
             auto_muck={int(s): v for s, v in data.get("auto_muck", {}).items()},
+            run_twice=frozenset(data.get("run_twice", ())),
         )
 
     # --- validation ------------------------------------------------------------------------------
@@ -194,6 +200,9 @@ class HandConfig:
             if seat >= self.seat_count:
                 raise ConfigError(f"seat {seat} is not at a {self.seat_count}-seat table")
             integer(stack, f"stack of seat {seat}", minimum=1)
+        for seat in self.run_twice:
+            if seat not in self.stacks:
+                raise ConfigError(f"seat {seat} agrees to run it twice but is not dealt in")
         for seat, ante in self.antes.items():
             if seat not in self.stacks:
                 raise ConfigError(f"ante for seat {seat}, which is not dealt in")

@@ -17,8 +17,8 @@ the room's limits are ours and are checked before pokerkit is asked to do anythi
 * Pot-Limit: highest bet + every chip in the pots and on the table + the amount to call.
 
 Cards are dealt by us from the caller's deck order (one at a time from the first seat clockwise of the
-button, a burn before each street), and the showdown, mucking and settlement are ours too, so pokerkit
-never evaluates a hand.
+button, a burn before each street; a board run twice deals its second run after the first), and the
+showdown, mucking and settlement are ours too, so pokerkit never evaluates a hand.
 
 Two ways in: :meth:`Hand.act` mutates a hand (validating first: an :class:`IllegalAction` changes
 nothing), and :func:`apply` is the pure form that returns a new hand and leaves the old one untouched.
@@ -38,7 +38,7 @@ from pokerkit import Automation, BettingStructure, Card, Mode, Opening, State, S
 from tables.engine.cards import card_id, card_text, high_strength, omaha_high_strength, omaha_low_strength
 from tables.engine.config import HandConfig, PostKind, Structure, Variant
 from tables.engine.pkhands import FastOmahaEightOrBetterLowHand, FastOmahaHoldemHand, FastStandardHighHand
-from tables.engine.settlement import Pot, Settlement, Strength, build_pots, return_uncalled, settle
+from tables.engine.settlement import Pot, Run, Settlement, Strength, build_pots, return_uncalled, settle
 
 STREET_NAMES = ("preflop", "flop", "turn", "river")
 BETTING_ACTIONS = ("fold", "check", "call", "bet", "raise", "all_in")
@@ -104,11 +104,14 @@ class Event(NamedTuple):
 @dataclass(frozen=True, slots=True)
 class DeckMap:
     """Which deck position went where, for opening the fairness commitment: each seat's hole-card
-    positions, the board positions dealt so far (flop, turn, river order) and the burns."""
+    positions, the board positions dealt so far (flop, turn, river order), the burns, and when the board
+    was run twice the positions of the second run's own cards (the cards both runs share are in
+    ``board``)."""
 
     hole: Mapping[int, tuple[int, ...]]
     board: tuple[int, ...]
     burn: tuple[int, ...]
+    second_board: tuple[int, ...] = ()
 
 
 @dataclass(slots=True)
@@ -164,6 +167,9 @@ class Hand:
         self._board: list[int] = []
         self._board_pos: list[int] = []
         self._burn_pos: list[int] = []
+        self._second_board: list[int] = []
+        """The second run's whole board (with the cards both runs share), when the board was run twice."""
+        self._second_board_pos: list[int] = []
         self._folded: set[int] = set()
         self._mucked: set[int] = set()
         self._shown: dict[int, Strength] = {}
@@ -306,7 +312,19 @@ class Hand:
 
     @property
     def board(self) -> list[str]:
+        """The board (the first run's, when the board was run twice)."""
         return [card_text(card) for card in self._board]
+
+    @property
+    def boards(self) -> list[list[str]]:
+        """Every board of the hand: one, or two when the rest of the board was run twice."""
+        if self._second_board:
+            return [self.board, [card_text(card) for card in self._second_board]]
+        return [self.board]
+
+    @property
+    def runs_twice(self) -> bool:
+        return bool(self._second_board)
 
     def hole_cards(self, seat: int) -> list[str]:
         """A seat's own cards (for its owner; never send another player's unshown cards)."""
@@ -367,12 +385,13 @@ class Hand:
             hole={seat: tuple(self._hole_pos[seat]) for seat in self._order},
             board=tuple(self._board_pos),
             burn=tuple(self._burn_pos),
+            second_board=tuple(self._second_board_pos),
         )
 
     def public_positions(self) -> list[int]:
-        """Deck positions whose cards became public: the board and the hands shown."""
+        """Deck positions whose cards became public: the board (both runs') and the hands shown."""
         shown = [p for seat in self._order if seat in self._shown_cards for p in self._hole_pos[seat]]
-        return sorted(self._board_pos + shown)
+        return sorted(self._board_pos + self._second_board_pos + shown)
 
     def view(self, *, seat: int | None = None) -> dict[str, Any]:
         """The hand as ``seat`` may see it (``None``: a spectator): the hand's part of PROTOCOL.md's
@@ -415,6 +434,7 @@ class Hand:
             "action_no": self.action_no,
             "button": self.config.button,
             "board": self.board,
+            "boards": self.boards,
             "seats": seats,
             "pots": pots,
             "to_act": to_act,
@@ -762,37 +782,51 @@ class Hand:
         else:
             self._street = _Street(index, c.big_blind, fixed)
 
-    def _deal_rest_of_board(self) -> None:
-        while len(self._board) < 5:
-            count = 3 if not self._board else 1
+    def _deal_rest_of_board(self, board: list[int], positions: list[int], *, run: int | None = None) -> None:
+        """Deal the streets ``board`` still lacks, a burn before each; ``run`` (1 or 2) when the board is
+        run twice, said in each ``street`` event."""
+        extra = {} if run is None else {"run": run}
+        while len(board) < 5:
+            count = 3 if not board else 1
             position, _ = self._take()
             self._burn_pos.append(position)
             cards = []
             for _ in range(count):
                 position, card = self._take()
-                self._board.append(card)
-                self._board_pos.append(position)
+                board.append(card)
+                positions.append(position)
                 cards.append(card)
-            street = {5: 3, 4: 2, 3: 1}[len(self._board)]
             self._emit(
-                "street", street=STREET_NAMES[street], cards=[card_text(x) for x in cards], board=self.board
+                "street",
+                street=STREET_NAMES[{5: 3, 4: 2, 3: 1}[len(board)]],
+                cards=[card_text(x) for x in cards],
+                board=[card_text(x) for x in board],
+                **extra,
             )
+
+    def _runs_twice(self, live: list[int]) -> bool:
+        """Everyone still in agreed to run it twice, cards are still to come, and the deck holds them twice."""
+        board = len(self._board)
+        if board >= 5 or not self.config.run_twice.issuperset(live):
+            return False
+        per_run = {0: 8, 3: 4, 4: 2}[board]  # a burn before each street still to come
+        return self._next + 2 * per_run <= len(self._deck)
+
+    def _evaluate(self, seat: int, board: Sequence[int]) -> Strength:
+        hole = self._hole[seat]
+        variant = self.config.variant
+        if variant is Variant.HOLDEM:
+            return Strength(high_strength((*hole, *board)))
+        if variant is Variant.OMAHA_HILO:
+            return Strength(omaha_high_strength(hole, board), omaha_low_strength(hole, board))
+        return Strength(omaha_high_strength(hole, board))
 
     def _strength(self, seat: int) -> Strength:
         """The hand's value on the full board (asked only at the showdown; computed once)."""
         known = self._strengths.get(seat)
-        if known is not None:
-            return known
-        hole = self._hole[seat]
-        variant = self.config.variant
-        if variant is Variant.HOLDEM:
-            value = Strength(high_strength((*hole, *self._board)))
-        elif variant is Variant.OMAHA_HILO:
-            value = Strength(omaha_high_strength(hole, self._board), omaha_low_strength(hole, self._board))
-        else:
-            value = Strength(omaha_high_strength(hole, self._board))
-        self._strengths[seat] = value
-        return value
+        if known is None:
+            known = self._strengths[seat] = self._evaluate(seat, self._board)
+        return known
 
     def _show(self, seat: int, *, evaluate: bool = True) -> None:
         if evaluate:
@@ -805,10 +839,17 @@ class Hand:
         self._emit("mucked", seat=seat)
 
     def _run_out_and_show(self, live: list[int]) -> None:
-        """No more betting possible: every hand still in is turned up and the board is run out."""
+        """No more betting possible: every hand still in is turned up and the board is run out, twice
+        when everyone still in agreed (the second run dealt after the first, from the same deck)."""
         for seat in live:
             self._show(seat, evaluate=False)
-        self._deal_rest_of_board()
+        if self._runs_twice(live):
+            shared = len(self._board)
+            self._deal_rest_of_board(self._board, self._board_pos, run=1)
+            self._second_board = self._board[:shared]
+            self._deal_rest_of_board(self._second_board, self._second_board_pos, run=2)
+        else:
+            self._deal_rest_of_board(self._board, self._board_pos)
         for seat in live:  # strengths on the full board
             self._shown[seat] = self._strength(seat)
         self._settle()
@@ -872,13 +913,21 @@ class Hand:
         contributions = self.contributions()
         # Over-bets pokerkit already handed back when it collected a street's bets.
         returned_before = {seat: self._put_in[seat] - contributions[seat] for seat in self._order}
+        shown = {s: v for s, v in self._shown.items() if s not in self._mucked}
+        runs: tuple[Run, ...] = ()
+        if self._second_board:
+            second = tuple(card_text(card) for card in self._second_board)
+            runs = (
+                Run(tuple(self.board), shown),
+                Run(second, {seat: self._evaluate(seat, self._second_board) for seat in shown}),
+            )
         self.settlement = settle(
             order=self._order,
             starting_stacks=c.stacks,
             contributions=contributions,
             dead=self._dead,
             folded=frozenset(self._folded),
-            shown={s: v for s, v in self._shown.items() if s not in self._mucked},
+            shown=shown,
             hi_lo=c.variant.hi_lo,
             chip=c.chip,
             rake=c.rake,
@@ -886,6 +935,7 @@ class Hand:
             big_blind=c.big_blind,
             saw_flop=saw_flop,
             returned_before=returned_before,
+            runs=runs,
         )
         self.phase = Phase.COMPLETE
         for seat, amount in self.settlement.returned.items():

@@ -72,6 +72,7 @@ def configs(draw) -> HandConfig:
         bomb_pot=big_blind if bomb else 0,
         rake=room_schedule(chip) if draw(st.booleans()) else None,
         auto_muck={seat: draw(st.booleans()) for seat in seats},
+        run_twice={seat for seat in seats if draw(st.integers(0, 4))},
     )
 
 
@@ -143,6 +144,16 @@ def test_random_legal_play(config, data):
     for pot in settlement.pots:
         assert pot.net + pot.rake == pot.amount and sum(pot.winners.values()) == pot.net
         assert set(pot.winners) <= set(pot.eligible)
+        assert len(pot.runs) == (2 if hand.runs_twice else 0)
+        if pot.runs:  # halves of the net, the odd chip (of the table's smallest) to the first run
+            first, second = pot.runs
+            assert (
+                first.amount + second.amount == pot.net and 0 <= first.amount - second.amount <= config.chip
+            )
+            assert all(sum(run.winners.values()) == run.amount for run in pot.runs)
+    if hand.runs_twice:
+        assert config.run_twice >= set(hand.order) - hand.folded and len(hand.boards) == 2
+        assert len(set(hand.public_positions())) == len(hand.public_positions())
     if config.rake is None or len(hand.board) < 3:
         assert settlement.rake == 0
     again = replay(config=config, actions=[action.as_dict() for action in hand.log])
