@@ -1,13 +1,13 @@
 """The configuration of one hand: everything that is fixed before the first card.
 
 A hand is this configuration plus its action log; the engine rebuilds the state from the two. The seats
-follow ``tables.engine.positions`` (numbers ``0 .. seat_count - 1`` increasing clockwise), and the forced
-posts use the same names as its ``PostKind`` so a plan can be passed straight through.
+follow ``tables.engine.positions`` (numbers ``0 .. seat_count - 1`` increasing clockwise), whose plans post
+with this module's ``PostKind``, so a plan's posts can be passed straight through.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from types import MappingProxyType
@@ -42,12 +42,15 @@ class Structure(StrEnum):
 
 
 class PostKind(StrEnum):
-    """Forced posts before the cards (values as in ``positions.PostKind``, plus the straddle)."""
+    """Forced posts before the cards."""
 
     SMALL_BLIND = "small_blind"
+    """Live bet of the small blind amount."""
     BIG_BLIND = "big_blind"
+    """Live bet of the big blind amount, by the seat the big blind reached."""
     ENTRY_BIG_BLIND = "entry_big_blind"
-    """A live big blind out of position (new player, or back from missed blinds); it has the option."""
+    """A live big blind out of position (new player, or back from missed blinds); it counts as their bet
+    and has the option like the big blind."""
     DEAD_SMALL_BLIND = "dead_small_blind"
     """The small blind straight into the pot: not a bet, never returned, not counted toward calls."""
     STRADDLE = "straddle"
@@ -260,10 +263,3 @@ def _normalise_post(post: object) -> tuple[int, PostKind]:
     else:
         seat, kind = post.seat, post.kind  # type: ignore[attr-defined]
     return seat, PostKind(getattr(kind, "value", kind))
-
-
-def deck_from_cards(cards: Iterable[str]) -> tuple[str, ...]:
-    """Complete a partial deck order with the unused cards (for recorded hands with unknown cards)."""
-    known = list(cards)
-    rest = [card for card in FULL_DECK if card not in set(known)]
-    return tuple(known + rest)

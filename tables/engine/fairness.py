@@ -50,6 +50,13 @@ NODE_PREFIX = b"\x01"
 
 _CARDS = frozenset(FULL_DECK)
 _SYSTEM_RANDOM = secrets.SystemRandom()
+# What each leaf hashes before the salt: 0x00, the position as one byte, the card's two ASCII bytes.
+_LEAF_HEAD = {
+    (position, card): LEAF_PREFIX + bytes([position]) + card.encode("ascii")
+    for position in range(DECK_SIZE)
+    for card in FULL_DECK
+}
+_sha256 = hashlib.sha256
 
 T = TypeVar("T")
 
@@ -153,21 +160,21 @@ def commit_deck(*, deck: Sequence[str], salts: Sequence[bytes] | None = None) ->
     _check_deck(cards)
     if salts is None:
         pool = secrets.token_bytes(SALT_BYTES * DECK_SIZE)
-        salts = [pool[i * SALT_BYTES : (i + 1) * SALT_BYTES] for i in range(DECK_SIZE)]
-    if len(salts) != DECK_SIZE or any(not isinstance(s, bytes) or len(s) != SALT_BYTES for s in salts):
+        salts = [pool[i : i + SALT_BYTES] for i in range(0, SALT_BYTES * DECK_SIZE, SALT_BYTES)]
+    elif len(salts) != DECK_SIZE or any(not isinstance(s, bytes) or len(s) != SALT_BYTES for s in salts):
         raise ValueError(f"need {DECK_SIZE} salts of {SALT_BYTES} bytes")
+    head, sha256 = _LEAF_HEAD, _sha256
     leaves = [
-        leaf_digest(position=i, card=card, salt=salt)
-        for i, (card, salt) in enumerate(zip(cards, salts, strict=True))
+        sha256(head[i, card] + salt).digest() for i, (card, salt) in enumerate(zip(cards, salts, strict=True))
     ]
-    levels = tuple(tuple(level) for level in _levels(leaves))
+    levels = _levels(leaves)
     return DeckSecret(cards=cards, salts=tuple(salts), root_hex=levels[-1][0].hex(), levels=levels)
 
 
 def leaf_digest(*, position: int, card: str, salt: bytes) -> bytes:
     """``H(position, card, salt)``: SHA-256 of 0x00, the position as one byte, the card's two ASCII
     bytes and the 32-byte salt."""
-    return hashlib.sha256(LEAF_PREFIX + bytes([position]) + card.encode("ascii") + salt).digest()
+    return _sha256(_LEAF_HEAD[position, card] + salt).digest()
 
 
 def open_positions(*, secret: DeckSecret, positions: Collection[int]) -> tuple[Opening, ...]:
@@ -177,47 +184,41 @@ def open_positions(*, secret: DeckSecret, positions: Collection[int]) -> tuple[O
     for position in wanted:
         if isinstance(position, bool) or not isinstance(position, int) or not 0 <= position < DECK_SIZE:
             raise ValueError(f"not a deck position: {position!r}")
-    levels = secret.levels
-    if not levels:
-        leaves = [
-            leaf_digest(position=i, card=card, salt=salt)
-            for i, (card, salt) in enumerate(zip(secret.cards, secret.salts, strict=True))
-        ]
-        levels = _levels(leaves)
+    levels = secret.levels or commit_deck(deck=secret.cards, salts=secret.salts).levels
+    hexes: dict[tuple[int, int], str] = {}  # neighbouring positions share most of their proofs
     openings = []
     for position in wanted:
         proof: list[str] = []
         index = position
-        for level in levels[:-1]:
+        for depth, level in enumerate(levels[:-1]):
             if not (index == len(level) - 1 and len(level) % 2 == 1):
-                proof.append(level[index ^ 1].hex())
+                key = (depth, index ^ 1)
+                sibling = hexes.get(key)
+                if sibling is None:
+                    sibling = hexes[key] = level[index ^ 1].hex()
+                proof.append(sibling)
             index //= 2
-        openings.append(
-            Opening(
-                position=position,
-                card=secret.cards[position],
-                salt_hex=secret.salts[position].hex(),
-                proof=tuple(proof),
-            )
-        )
+        openings.append(Opening(position, secret.cards[position], secret.salts[position].hex(), tuple(proof)))
     return tuple(openings)
 
 
-def _levels(leaves: list[bytes]) -> list[list[bytes]]:
+def _levels(leaves: list[bytes]) -> tuple[tuple[bytes, ...], ...]:
+    sha256 = _sha256
     levels = [leaves]
-    while len(levels[-1]) > 1:
-        level = levels[-1]
-        parents = [
-            hashlib.sha256(NODE_PREFIX + level[i] + level[i + 1]).digest()
-            for i in range(0, len(level) - 1, 2)
-        ]
+    level = leaves
+    while len(level) > 1:
+        pairs = range(0, len(level) - 1, 2)
+        parents = [sha256(NODE_PREFIX + level[i] + level[i + 1]).digest() for i in pairs]
         if len(level) % 2:
             parents.append(level[-1])
         levels.append(parents)
-    return levels
+        level = parents
+    return tuple(map(tuple, levels))
 
 
 def _check_deck(cards: Sequence[str]) -> None:
+    if len(cards) == DECK_SIZE and _CARDS.issuperset(cards) and len(set(cards)) == DECK_SIZE:
+        return
     if len(cards) != DECK_SIZE:
         raise ValueError(f"a deck has {DECK_SIZE} cards, not {len(cards)}")
     if any(card not in _CARDS for card in cards):

@@ -20,13 +20,12 @@ Cards are dealt by us from the caller's deck order (one at a time from the first
 button, a burn before each street; a board run twice deals its second run after the first), and the
 showdown, mucking and settlement are ours too, so pokerkit never evaluates a hand.
 
-Two ways in: :meth:`Hand.act` mutates a hand (validating first: an :class:`IllegalAction` changes
-nothing), and :func:`apply` is the pure form that returns a new hand and leaves the old one untouched.
+:meth:`Hand.act` validates an action first (an :class:`IllegalAction` changes nothing), then applies it
+to the hand in place; :func:`replay` rebuilds a hand from its configuration and action log.
 """
 
 from __future__ import annotations
 
-import copy
 from collections import deque
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -495,10 +494,6 @@ class Hand:
         self.log.append(action)
         self._execute(action, plan)
         return self.events[start:]
-
-    def copy(self) -> Hand:
-        """An independent copy (the configuration is immutable and shared)."""
-        return copy.deepcopy(self, {id(self.config): self.config})
 
     def _check(self, action: Action) -> tuple[str, int, Limits | None]:
         """Validate without changing anything. Returns (operation, "to" amount) for :meth:`_execute`."""
@@ -1036,16 +1031,6 @@ def _feed_pokerkit(
 def start_hand(*, config: HandConfig) -> Hand:
     """Post the blinds, deal the cards and stop at the first decision (or at the end)."""
     return Hand(config)
-
-
-def apply(hand: Hand, action: Action) -> tuple[Hand, list[Event]]:
-    """The pure form of :meth:`Hand.act`: a new hand and the events; ``hand`` itself is unchanged.
-
-    Raises :class:`IllegalAction` (with a reason for the player) when the rules refuse the action."""
-    hand._check(action)
-    new = hand.copy()
-    events = new.act(action)
-    return new, events
 
 
 def replay(*, config: HandConfig, actions: Iterable[Action | Mapping[str, Any]]) -> Hand:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from engine_helpers import legal_map, new_hand, play
 
-from tables.engine import Action, IllegalAction, PostKind, apply, replay
+from tables.engine import Action, IllegalAction, PostKind, replay
 
 SIX = {seat: 100 for seat in range(6)}  # button 5: seat 0 small blind, 1 big blind, 2 first to act
 
@@ -241,8 +241,6 @@ def test_illegal_actions_are_refused_and_change_nothing(action, message):
     snapshot = (hand.to_act, hand.legal_actions(), hand.stacks, hand.bets, len(hand.events), hand.action_no)
     with pytest.raises(IllegalAction, match=message):
         hand.act(action)
-    with pytest.raises(IllegalAction):
-        apply(hand, action)
     assert (
         hand.to_act,
         hand.legal_actions(),
@@ -269,14 +267,13 @@ def test_acting_after_the_end_is_refused():
         hand.act(Action(0, "check"))
 
 
-def test_apply_is_pure_and_replay_rebuilds_the_same_hand():
+def test_act_returns_its_events_and_replay_rebuilds_the_same_hand():
     hand = new_hand(stacks=SIX, button=5)
-    new, events = apply(hand, Action(2, "raise", 6))
-    assert hand.action_no == 0 and hand.to_act == 2
-    assert new.action_no == 1 and new.to_act == 3
-    assert [event.kind for event in events] == ["acted"]
-    again = replay(config=hand.config, actions=[action.as_dict() for action in new.log])
-    assert again.legal_actions() == new.legal_actions() and again.events == new.events
+    events = hand.act(Action(2, "raise", 6))
+    assert hand.action_no == 1 and hand.to_act == 3
+    assert [event.kind for event in events] == ["acted"] and events == hand.events[-1:]
+    again = replay(config=hand.config, actions=[action.as_dict() for action in hand.log])
+    assert again.legal_actions() == hand.legal_actions() and again.events == hand.events
 
 
 def test_legal_list_when_the_stack_cannot_cover_a_call_or_a_raise():

@@ -11,7 +11,6 @@ from tables.engine import (
     HandConfig,
     IllegalAction,
     PostKind,
-    apply,
     replay,
     room_schedule,
     start_hand,
@@ -159,17 +158,3 @@ def test_random_legal_play(config, data):
     again = replay(config=config, actions=[action.as_dict() for action in hand.log])
     assert again.events == hand.events
     assert again.settlement == settlement
-
-
-@settings(max_examples=40, deadline=None)
-@given(config=configs(), data=st.data())
-def test_apply_never_changes_the_hand_it_was_given(config, data):
-    hand = start_hand(config=config)
-    while not hand.is_over:
-        entry = data.draw(st.sampled_from(hand.legal_actions()))
-        amount = entry["min"] if entry["action"] in ("bet", "raise") else None
-        before = _snapshot(hand)
-        new, events = apply(hand, Action(hand.to_act, entry["action"], amount))
-        assert _snapshot(hand) == before
-        assert new.action_no == hand.action_no + 1 and events == new.events[len(hand.events) :]
-        hand = new
