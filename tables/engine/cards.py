@@ -34,6 +34,14 @@ def card_id(text: str) -> int:
         raise ValueError(f"not a card: {text!r}") from None
 
 
+def card_ids(texts: Iterable[str]) -> list[int]:
+    """The integers of cards written like "As"; ``ValueError`` if one is not a card."""
+    try:
+        return [_CARD_ID[text] for text in texts]
+    except (KeyError, TypeError) as error:
+        raise ValueError(f"not a card: {error}") from None
+
+
 def card_text(card: int) -> str:
     return FULL_DECK[card]
 

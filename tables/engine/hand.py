@@ -1,9 +1,10 @@
 """One hand of poker: configuration + action log -> state, legal actions, events, settlement.
 
-pokerkit (pinned) plays the betting: whose turn it is, chips moving from stacks to bets, streets ending,
-bets collected and over-bets returned, all-in detection. It is configured as a permissive no-limit game
-(minimum raise of one chip, no raise cap) because several of its limits differ from the room's rules;
-the room's limits are ours and are checked before pokerkit is asked to do anything:
+``tables.engine.betting`` moves the chips the way pokerkit (pinned) does: whose turn it is, chips moving
+from stacks to bets, rounds ending, bets collected and over-bets returned, all-in detection (checked against
+pokerkit's public methods step by step in tests/engine/test_pokerkit_feed.py). Like pokerkit configured as a
+permissive no-limit game, it moves whatever it is told to; the room's limits are checked here first, where
+pokerkit's own differ (tests/engine/test_pokerkit_differences.py):
 
 * minimum raise by the last *full* bet or raise (pre-flop by the big blind, by twice it with a straddle);
 * a blind posted short by an all-in player does not lower the price of entering: pre-flop a call is to the
@@ -18,7 +19,7 @@ the room's limits are ours and are checked before pokerkit is asked to do anythi
 
 Cards are dealt by us from the caller's deck order (one at a time from the first seat clockwise of the
 button, a burn before each street; a board run twice deals its second run after the first), and the
-showdown, mucking and settlement are ours too, so pokerkit never evaluates a hand.
+showdown, mucking and settlement are ours too.
 
 :meth:`Hand.act` validates an action first (an :class:`IllegalAction` changes nothing), then applies it
 to the hand in place; :func:`replay` rebuilds a hand from its configuration and action log.
@@ -26,17 +27,21 @@ to the hand in place; :func:`replay` rebuilds a hand from its configuration and 
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, NamedTuple
 
-from pokerkit import Automation, BettingStructure, Card, Mode, Opening, State, Street
-
-from tables.engine.cards import card_id, card_text, high_strength, omaha_high_strength, omaha_low_strength
+from tables.engine.betting import Betting
+from tables.engine.cards import (
+    FULL_DECK,
+    card_ids,
+    card_text,
+    high_strength,
+    omaha_high_strength,
+    omaha_low_strength,
+)
 from tables.engine.config import HandConfig, PostKind, Structure, Variant
-from tables.engine.pkhands import FastOmahaEightOrBetterLowHand, FastOmahaHoldemHand, FastStandardHighHand
 from tables.engine.settlement import Pot, Run, Settlement, Strength, build_pots, return_uncalled, settle
 
 STREET_NAMES = ("preflop", "flop", "turn", "river")
@@ -46,9 +51,6 @@ ACTIONS = BETTING_ACTIONS + SHOWDOWN_ACTIONS
 _ACTION_SET = frozenset(ACTIONS)
 _SHOWDOWN_SET = frozenset(SHOWDOWN_ACTIONS)
 _NO_AMOUNT = frozenset(("fold", "check", "show", "muck"))
-
-_AUTOMATIONS = (Automation.ANTE_POSTING, Automation.BET_COLLECTION, Automation.BLIND_OR_STRADDLE_POSTING)
-_PK_CARDS = tuple(Card.parse("".join(card_text(i) for i in range(52))))
 
 
 class IllegalAction(ValueError):
@@ -115,7 +117,7 @@ class DeckMap:
 
 @dataclass(slots=True)
 class _Street:
-    """Our bookkeeping of the betting round pokerkit is playing (reset each street)."""
+    """The room's bookkeeping of the betting round in play (reset each street)."""
 
     index: int
     full_raise: int
@@ -143,7 +145,7 @@ class Limits(NamedTuple):
     top: int
     """The highest bet on the street."""
     index: int
-    """pokerkit's index of the player."""
+    """The player's position in the dealing order (``Betting``'s numbering)."""
 
 
 class Hand:
@@ -159,7 +161,7 @@ class Hand:
         self._order = c.order
         self._index = {seat: i for i, seat in enumerate(self._order)}
         self._n = len(self._order)
-        self._deck = [card_id(text) for text in c.deck]
+        self._deck = card_ids(c.deck)
         self._next = 0
         self._hole: dict[int, list[int]] = {seat: [] for seat in self._order}
         self._hole_pos: dict[int, list[int]] = {seat: [] for seat in self._order}
@@ -185,78 +187,40 @@ class Hand:
         self._strengths: dict[int, Strength] = {}
         self._street: _Street
         self._dead: dict[int, int] = {seat: 0 for seat in self._order}
-        self._pk = self._make_pokerkit_state()
-        # Live chips each seat pushed forward, including any pokerkit later gave back as over-bets.
-        self._put_in = {seat: self._pk.bets[i] for seat, i in self._index.items()}
+        self._betting = self._post()
+        # Live chips each seat pushed forward, including over-bets later handed back.
+        self._put_in = {seat: self._betting.bets[i] for seat, i in self._index.items()}
         self._start_events()
+        self._deal_street()
         self._advance()
 
     # --- construction --------------------------------------------------------------------------
 
-    def _make_pokerkit_state(self) -> State:
+    def _post(self) -> Betting:
+        """The forced posts, each as far as the stack covers it: dead money (antes, a dead small blind, a
+        bomb pot's post) first, then the live blinds."""
         c = self.config
         n = self._n
-        blinds = [0] * n
-        antes = [0] * n
+        live = [0] * n
+        dead = [c.bomb_pot] * n
         for seat, kind in c.posts:
             i = self._index[seat]
             if kind is PostKind.SMALL_BLIND:
-                blinds[i] = c.small_blind
+                live[i] = c.small_blind
             elif kind is PostKind.BIG_BLIND:
-                blinds[i] = c.big_blind
+                live[i] = c.big_blind
             elif kind is PostKind.STRADDLE:
-                blinds[i] = 2 * c.big_blind
+                live[i] = 2 * c.big_blind
             elif kind is PostKind.ENTRY_BIG_BLIND:
-                blinds[i] = -c.big_blind  # pokerkit: a live post that does not decide who opens
+                live[i] = -c.big_blind  # live, but it does not decide who opens
             elif kind is PostKind.DEAD_SMALL_BLIND:
-                antes[i] += c.small_blind  # dead money: into the pot, not a bet
+                dead[i] += c.small_blind  # into the pot, not a bet
         for seat, ante in c.antes.items():
-            antes[self._index[seat]] += ante
-        if c.bomb_pot:
-            antes = [a + c.bomb_pot for a in antes]
-        for seat, i in self._index.items():  # pokerkit posts what the stack covers, antes first
-            self._dead[seat] = min(antes[i], c.stacks[seat])
-        if n == 2:  # pokerkit reads heads-up blinds and antes in reverse order
-            blinds.reverse()
-            antes.reverse()
-        holes = (False,) * c.variant.hole_cards
-        step = c.chip
-        if c.bomb_pot:
-            streets = (
-                Street(True, holes, 3, False, Opening.POSITION, step, None),
-                Street(True, (), 1, False, Opening.POSITION, step, None),
-                Street(True, (), 1, False, Opening.POSITION, step, None),
-            )
-        else:
-            streets = (
-                Street(False, holes, 0, False, Opening.POSITION, step, None),
-                Street(True, (), 3, False, Opening.POSITION, step, None),
-                Street(True, (), 1, False, Opening.POSITION, step, None),
-                Street(True, (), 1, False, Opening.POSITION, step, None),
-            )
-        if c.variant is Variant.HOLDEM:
-            hand_types: tuple[type, ...] = (FastStandardHighHand,)
-        elif c.variant is Variant.OMAHA:
-            hand_types = (FastOmahaHoldemHand,)
-        else:
-            hand_types = (FastOmahaHoldemHand, FastOmahaEightOrBetterLowHand)
-        # pokerkit's deck: the cards this hand can give it (holes, then burns and board), in our
-        # order. pokerkit never draws from it (we feed every card), but it shuffles and scans it.
-        deck = tuple(_PK_CARDS[card] for card in self._deck[: n * c.variant.hole_cards + 8])
-        return State(
-            _AUTOMATIONS,
-            deck,  # type: ignore[arg-type]
-            hand_types,
-            streets,
-            BettingStructure.NO_LIMIT,
-            False,
-            antes,
-            blinds,
-            0,
-            [c.stacks[seat] for seat in self._order],
-            n,
-            mode=Mode.CASH_GAME,
-        )
+            dead[self._index[seat]] += ante
+        stacks = [c.stacks[seat] for seat in self._order]
+        for seat, i in self._index.items():
+            self._dead[seat] = min(dead[i], stacks[i])
+        return Betting.posted(stacks=stacks, dead=dead, live=live)
 
     def _start_events(self) -> None:
         c = self.config
@@ -268,11 +232,11 @@ class Hand:
             variant=c.variant.value,
             structure=c.structure.value,
         )
-        pk = self._pk
+        betting = self._betting
         for seat in self._order:
             i = self._index[seat]
-            contributed = c.stacks[seat] - pk.stacks[i]
-            live = pk.bets[i]
+            contributed = c.stacks[seat] - betting.stacks[i]
+            live = betting.bets[i]
             dead = contributed - live
             if dead:
                 self._emit("posted", seat=seat, kind="dead", amount=dead)
@@ -299,8 +263,8 @@ class Hand:
     def to_act(self) -> int | None:
         """The seat whose decision the hand waits for, or ``None``."""
         if self.phase is Phase.BETTING:
-            index = self._pk.actor_index
-            return None if index is None else self._order[index]
+            actors = self._betting.actor_indices
+            return self._order[actors[0]] if actors else None
         if self.phase is Phase.SHOWDOWN:
             return self._showdown_queue[0]
         return None
@@ -327,7 +291,7 @@ class Hand:
 
     def hole_cards(self, seat: int) -> list[str]:
         """A seat's own cards (for its owner; never send another player's unshown cards)."""
-        return [card_text(card) for card in self._hole[seat]]
+        return [FULL_DECK[card] for card in self._hole[seat]]
 
     def shown_cards(self) -> dict[int, list[str]]:
         """Hands turned up so far: what everyone may see."""
@@ -337,13 +301,15 @@ class Hand:
     def stacks(self) -> dict[int, int]:
         if self.settlement is not None:
             return dict(self.settlement.finishing_stacks)
-        return {seat: self._pk.stacks[i] for seat, i in self._index.items()}
+        stacks = self._betting.stacks
+        return {seat: stacks[i] for seat, i in self._index.items()}
 
     @property
     def bets(self) -> dict[int, int]:
         if self.phase is not Phase.BETTING:
             return {seat: 0 for seat in self._order}
-        return {seat: self._pk.bets[i] for seat, i in self._index.items()}
+        bets = self._betting.bets
+        return {seat: bets[i] for seat, i in self._index.items()}
 
     @property
     def folded(self) -> frozenset[int]:
@@ -356,9 +322,9 @@ class Hand:
     def contributions(self) -> dict[int, int]:
         """Live chips each seat has put in so far (blinds and bets, over-bets already returned);
         dead money is in :meth:`dead_money`."""
-        pk = self._pk
+        stacks = self._betting.stacks
         dead = self._dead
-        return {seat: self.config.stacks[seat] - pk.stacks[i] - dead[seat] for seat, i in self._index.items()}
+        return {seat: self.config.stacks[seat] - stacks[i] - dead[seat] for seat, i in self._index.items()}
 
     def dead_money(self) -> dict[int, int]:
         """Antes, dead small blinds and bomb-pot posts per seat: in the main pot, nobody's bet."""
@@ -376,7 +342,7 @@ class Hand:
         """Stacks + everything in the middle + rake: constant through a hand (conservation checks)."""
         if self.settlement is not None:
             return sum(self.settlement.finishing_stacks.values()) + self.settlement.rake
-        return sum(self._pk.stacks) + sum(self.contributions().values()) + sum(self._dead.values())
+        return sum(self._betting.stacks) + sum(self.contributions().values()) + sum(self._dead.values())
 
     @property
     def deck_map(self) -> DeckMap:
@@ -447,13 +413,13 @@ class Hand:
 
     def limits(self) -> Limits | None:
         """The betting limits of the player to act, or ``None`` outside the betting."""
-        actors = self._pk.actor_indices
+        actors = self._betting.actor_indices
         if self.phase is not Phase.BETTING or not actors:
             return None
         return self._limits(actors[0])
 
     def _limits(self, index: int) -> Limits:
-        """Limits for pokerkit's player ``index``, computed once per decision."""
+        """Limits for the player at position ``index`` of the dealing order, computed once per decision."""
         cached = self._limits_cache
         number = len(self.log)
         if cached is not None and cached[0] == number and cached[1] == index:
@@ -467,7 +433,7 @@ class Hand:
         phase = self.phase
         if phase is Phase.SHOWDOWN:
             return [{"action": "show", "min": 0, "max": 0}, {"action": "muck", "min": 0, "max": 0}]
-        actors = self._pk.actor_indices
+        actors = self._betting.actor_indices
         if phase is not Phase.BETTING or not actors:
             return []
         limits = self._limits(actors[0])
@@ -518,7 +484,7 @@ class Hand:
                 return (kind, 0, None)
             raise IllegalAction("the hand is over", code="hand_over")
         if self.phase is Phase.BETTING:
-            actors = self._pk.actor_indices
+            actors = self._betting.actor_indices
             if not actors or self._order[actors[0]] != seat:
                 raise IllegalAction("it is not your turn", code="not_your_turn")
         elif seat != self._showdown_queue[0]:
@@ -582,13 +548,13 @@ class Hand:
         return limits.can_raise and limits.total <= limits.max_to
 
     def _compute_limits(self, index: int) -> Limits:
-        pk = self._pk
+        betting = self._betting
         c = self.config
         st = self._street
-        bets = pk.bets
-        stacks = pk.stacks
+        bets = betting.bets
+        stacks = betting.stacks
         top = max(bets)
-        if top < st.price and self._another_can_bet(index):
+        if top < st.price and self._another_covers(index, top):
             top = st.price  # a blind posted short does not lower the price of entering
         bet = bets[index]
         stack = stacks[index]
@@ -596,7 +562,7 @@ class Hand:
         to_call = min(top - bet, stack)
         can_raise = False
         if stack > top - bet:
-            statuses = pk.statuses
+            statuses = betting.statuses
             for i in range(self._n):  # somebody else must be able to answer a raise
                 if i != index and statuses[i] and stacks[i] + bets[i] > top:
                     can_raise = True
@@ -624,11 +590,11 @@ class Hand:
             self._order[index], to_call, bet + to_call, total, can_raise, min_to, max_to, top > 0, top, index
         )
 
-    def _another_can_bet(self, index: int) -> bool:
-        """Is someone else still in with chips behind, who could match what this player puts in?"""
-        pk = self._pk
-        statuses, stacks = pk.statuses, pk.stacks
-        return any(statuses[i] and stacks[i] for i in range(self._n) if i != index)
+    def _another_covers(self, index: int, top: int) -> bool:
+        """Could someone else still in put in more than ``top``, and so match chips put in above it?"""
+        betting = self._betting
+        statuses, stacks, bets = betting.statuses, betting.stacks, betting.bets
+        return any(statuses[i] and stacks[i] + bets[i] > top for i in range(self._n) if i != index)
 
     def _execute(self, action: Action, plan: tuple[str, int, Limits | None]) -> None:
         operation, amount, limits = plan
@@ -649,7 +615,7 @@ class Hand:
             self._continue_showdown()
             return
         assert limits is not None
-        pk = self._pk
+        betting = self._betting
         index = limits.index
         st = self._street
         top = limits.top
@@ -659,15 +625,15 @@ class Hand:
             self._put_in[seat] += amount - (limits.call_to - limits.to_call)
         if operation == "fold":
             self._folded.add(seat)
-            _pk_fold(pk, index)
-        elif operation == "call" and limits.call_to > max(pk.bets):
+            betting.fold(index)
+        elif operation == "call" and limits.call_to > max(betting.bets):
             # Calling the full blind over a short one: in pokerkit's terms a raise, and one that gives
             # nobody a new decision (everyone who acted before is all-in or folded).
-            _pk_raise_to(pk, index, limits.call_to)
+            betting.raise_to(index, limits.call_to)
         elif operation in ("check", "call"):
-            _pk_check_or_call(pk, index, limits.to_call)
+            betting.call(index, limits.to_call)
         else:
-            _pk_raise_to(pk, index, amount)
+            betting.raise_to(index, amount)
             if self._fixed_limit:
                 if 2 * (amount - st.fl_level) >= st.fixed:  # a full bet, or an all-in of half a bet or more
                     st.fl_count += 1
@@ -679,7 +645,7 @@ class Hand:
                     st.full_raise = increment
                 st.aggressor = index
         kind = action.kind
-        stack = pk.stacks[index]
+        stack = betting.stacks[index]
         if operation == "raise" and stack == 0:
             kind = "all_in"
         self.events.append(
@@ -703,27 +669,22 @@ class Hand:
 
     def _advance(self) -> None:
         """Deal and move on until a player has to decide or the hand is over."""
-        pk = self._pk
-        while True:
-            if pk.actor_indices:
-                return
-            statuses = pk.statuses
+        betting = self._betting
+        while not betting.actor_indices:
+            statuses = betting.statuses
             if sum(statuses) == 1:
                 self._finish_uncontested(self._order[statuses.index(True)])
                 return
             live = [seat for seat in self._order if seat not in self._folded]
-            if pk.all_in_status:
+            if betting.all_in_status:  # a player still in is all-in: every hand is turned up
                 self._run_out_and_show(live)
                 return
-            if pk.card_burning_status or any(pk.board_dealing_counts) or any(pk.hole_dealing_statuses):
+            if len(self._board) < 5:
                 self._deal_street()
                 continue
             # River betting over with two or more players: the showdown.
-            self._river_aggressor = self._street.aggressor if self._street.index == 3 else None
-            if any(pk.stacks[self._index[seat]] == 0 for seat in live):
-                self._run_out_and_show(live)  # someone is all-in: every hand is turned up
-            else:
-                self._start_showdown(live)
+            self._river_aggressor = self._street.aggressor
+            self._start_showdown(live)
             return
 
     def _take(self) -> tuple[int, int]:
@@ -732,38 +693,42 @@ class Hand:
         return position, self._deck[position]
 
     def _deal_street(self) -> None:
-        """Deal what pokerkit waits for, from our deck in the room's order, and hand it to pokerkit."""
-        pk = self._pk
+        """Deal the next street from our deck in the room's order (the hole cards first, one at a time),
+        then open its betting round."""
         c = self.config
-        holes: dict[int, list[int]] = {}
-        if any(pk.hole_dealing_statuses):
-            for _ in range(c.variant.hole_cards):
-                for seat in self._order:
-                    position, card = self._take()
-                    self._hole[seat].append(card)
-                    self._hole_pos[seat].append(position)
+        board_count = 3 if not self._board else 1
+        if not self._hole[
+            self._order[0]
+        ]:  # one card at a time from the first seat: seat i gets i, i + n, ...
+            start, end, n = self._next, self._next + self._n * c.variant.hole_cards, self._n
+            for i, seat in enumerate(self._order):
+                self._hole[seat] = self._deck[start + i : end : n]
+                self._hole_pos[seat] = list(range(start + i, end, n))
+            self._next = end
             for seat in self._order:
-                holes[self._index[seat]] = self._hole[seat]
                 positions = self._hole_pos[seat]
                 self._emit("dealt", to=seat, seat=seat, cards=self.hole_cards(seat), positions=positions)
             self._emit("dealt", seats=list(self._order), count=c.variant.hole_cards)
-        burn: int | None = None
-        cards: list[int] = []
-        if pk.card_burning_status:
-            burn_position, burn = self._take()
-            self._burn_pos.append(burn_position)
-            for _ in range(pk.board_dealing_counts[0]):
+            board_count = 3 if c.bomb_pot else 0  # a bomb pot starts on the flop
+        if board_count:
+            position, _ = self._take()
+            self._burn_pos.append(position)
+            cards = []
+            for _ in range(board_count):
                 position, card = self._take()
                 self._board.append(card)
                 self._board_pos.append(position)
                 cards.append(card)
-        _feed_pokerkit(pk, holes, burn, cards)
-        street = {5: 3, 4: 2, 3: 1, 0: 0}[len(self._board)]
-        if cards:
             self._emit(
-                "street", street=STREET_NAMES[street], cards=[card_text(x) for x in cards], board=self.board
+                "street",
+                street=STREET_NAMES[{5: 3, 4: 2, 3: 1}[len(self._board)]],
+                cards=[card_text(x) for x in cards],
+                board=self.board,
             )
+        street = {5: 3, 4: 2, 3: 1, 0: 0}[len(self._board)]
         self._begin_street(street)
+        self._betting.last_round = street == 3
+        self._betting.begin_round()
 
     def _begin_street(self, index: int) -> None:
         c = self.config
@@ -906,7 +871,7 @@ class Hand:
         c = self.config
         saw_flop = len(self._board) >= 3
         contributions = self.contributions()
-        # Over-bets pokerkit already handed back when it collected a street's bets.
+        # Over-bets already handed back when a street's bets were collected.
         returned_before = {seat: self._put_in[seat] - contributions[seat] for seat in self._order}
         shown = {s: v for s, v in self._shown.items() if s not in self._mucked}
         runs: tuple[Run, ...] = ()
@@ -945,84 +910,6 @@ class Hand:
 
     def _emit(self, event: str, /, *, to: int | None = None, **data: Any) -> None:
         self.events.append(Event(event, data, to))
-
-
-# pokerkit's fold / check_or_call / complete_bet_or_raise_to first re-verify the action through layers of
-# properties that call each other (a third of the time of a hand). The room's own checks in Hand._check
-# are stricter, so these do exactly what those methods do after their verification, and nothing else,
-# except that they do not add to pokerkit's ``operations`` list: the hand's log is ``Hand.log``.
-# tests/engine/test_pokerkit_feed.py plays random hands both ways and compares pokerkit's whole state.
-
-
-def _pk_fold(state: State, index: int) -> None:
-    assert state.actor_indices[0] == index
-    state._pop_actor_index()
-    state._muck_hole_cards(index)
-    state._update_betting(None)
-
-
-def _pk_check_or_call(state: State, index: int, amount: int) -> None:
-    """``amount``: what the call adds (the room's Limits.to_call, which is pokerkit's amount)."""
-    assert state.actor_indices[0] == index
-    state._pop_actor_index()
-    state.bets[index] += amount
-    state.stacks[index] -= amount
-    state.payoffs[index] -= amount
-    state._update_betting(None)
-
-
-def _pk_raise_to(state: State, index: int, amount: int) -> None:
-    """pokerkit's complete_bet_or_raise_to after its checks, minus its short-all-in bookkeeping, which
-    the room keeps itself (see Hand._compute_limits)."""
-    assert state.actor_indices[0] == index
-    bets = state.bets
-    state._pop_actor_index()
-    raised_by = amount - max(bets)
-    delta = amount - bets[index]
-    bets[index] = amount
-    state.stacks[index] -= delta
-    state.payoffs[index] -= delta
-    state.bring_in_status = False
-    state.completion_status = False
-    n = state.player_count
-    statuses, stacks = state.statuses, state.stacks
-    state.actor_indices = deque(
-        i for i in ((index + k) % n for k in range(1, n)) if statuses[i] and stacks[i]
-    )
-    state.opener_index = index
-    state.acted_player_indices.clear()
-    state.acted_player_indices.add(index)
-    state.completion_betting_or_raising_amount = max(state.completion_betting_or_raising_amount, raised_by)
-    state.completion_betting_or_raising_count += 1
-    state.consecutive_short_all_in_amounts.clear()
-    state._update_betting(None)
-
-
-def _feed_pokerkit(
-    state: State, holes: Mapping[int, Sequence[int]], burn: int | None, board: Sequence[int]
-) -> None:
-    """Give pokerkit the cards of one dealing stage, exactly as its ``deal_hole``, ``burn_card`` and
-    ``deal_board`` would record them (but for its ``operations`` list), then let it move on.
-
-    Why not those methods: each checks the cards against pokerkit's own deck with dataclass equality,
-    which made card dealing most of the cost of a hand; our deck is checked once, in the configuration.
-    ``tests/engine/test_pokerkit_feed.py`` checks this against the public methods.
-    """
-    for index, cards in holes.items():
-        pending = state.hole_dealing_statuses[index]
-        dealt = tuple(_PK_CARDS[card] for card in cards)
-        statuses = tuple(pending.popleft() for _ in dealt)
-        state.hole_cards[index].extend(dealt)
-        state.hole_card_statuses[index].extend(statuses)
-    if burn is not None:
-        state.card_burning_status = False
-        state.burn_cards.append(_PK_CARDS[burn])
-    if board:
-        dealt = tuple(_PK_CARDS[card] for card in board)
-        state.board_dealing_counts[0] -= len(dealt)
-        for card in dealt:
-            state.board_cards.append([card])
-    state._update_dealing()
 
 
 # --- module-level API --------------------------------------------------------------------------------

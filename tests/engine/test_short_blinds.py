@@ -67,6 +67,12 @@ def test_when_nobody_else_can_match_the_call_is_to_the_all_in_amount():
     assert _pots(hand) == [(14, (0, 1))]
 
 
+def test_the_full_price_applies_only_while_someone_else_could_match_it():
+    # The small blind has 1 chip behind its 5: it cannot put in more than the big blind's 7 either.
+    hand = new_hand(stacks={0: 6, 1: 7, 2: 500}, button=2, blinds=(5, 10))
+    assert legal_map(hand) == {"fold": (0, 0), "call": (7, 7)}
+
+
 def test_heads_up_the_button_facing_a_short_big_blind_calls_what_was_posted():
     # Heads-up the button (seat 1) posts the small blind and acts first; seat 0 is all-in for 7.
     hand = new_hand(stacks={0: 7, 1: 500}, button=1, blinds=(5, 10))
