@@ -19,6 +19,9 @@ from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+# For each number of players and each player, everyone else in order from the next one.
+_AFTER = {n: tuple(tuple((i + k) % n for k in range(1, n)) for i in range(n)) for n in range(2, 11)}
+
 
 @dataclass(slots=True)
 class Betting:
@@ -31,6 +34,8 @@ class Betting:
     """+1 for a blind or straddle that decides who opens pre-flop, -1 for one that does not (an entry big
     blind), 0 for none: the first to act is the one after the biggest such bet (pokerkit's opening rule)."""
     actor_indices: deque[int] = field(default_factory=deque)
+    after: tuple[tuple[int, ...], ...] = ()
+    """For each player, everyone else in order from the next one (who acts again after a raise)."""
     in_hand: int = 0
     """How many players have not folded (``sum(statuses)``, kept as they fold)."""
     all_in_status: bool = False
@@ -46,11 +51,12 @@ class Betting:
         after_dead = [stack - min(ante, stack) for stack, ante in zip(stacks, dead, strict=True)]
         bets = [min(abs(blind), stack) for blind, stack in zip(live, after_dead, strict=True)]
         return cls(
+            after=_AFTER[len(stacks)],
             stacks=[stack - bet for stack, bet in zip(after_dead, bets, strict=True)],
             bets=bets,
             statuses=[True] * len(stacks),
             in_hand=len(stacks),
-            opening=tuple((blind > 0) - (blind < 0) for blind in live),
+            opening=tuple([(blind > 0) - (blind < 0) for blind in live]),
         )
 
     def begin_round(self) -> None:
@@ -59,55 +65,50 @@ class Betting:
         bets, stacks, statuses, opening = self.bets, self.stacks, self.statuses, self.opening
         n = len(bets)
         top = max(range(n), key=lambda i: (bets[i] * opening[i], i))
-        covered = sorted(bets[i] + stacks[i] for i in range(n) if statuses[i])[-2]
+        covered = sorted([bets[i] + stacks[i] for i in range(n) if statuses[i]])[-2]
         self.actor_indices = deque(
-            i
-            for i in ((top + 1 + k) % n for k in range(n))
-            if statuses[i] and stacks[i] and covered > bets[i]  # covered - bet: what i can still lose
+            [
+                i
+                for i in (*self.after[top], top)
+                if statuses[i] and stacks[i] and covered > bets[i]  # covered - bet: what i can still lose
+            ]
         )
         actors = self.actor_indices
         if not actors or (len(actors) == 1 and bets[actors[0]] >= max(bets)):
             self._end_round()
 
+    # Each action: the player's turn is taken (the caller checked it is theirs), the chips move, and the
+    # round ends when nobody is left to act or one player is left.
+
     def fold(self, index: int) -> None:
-        self._take_turn(index)
+        self.actor_indices.popleft()
         self.statuses[index] = False
         self.in_hand -= 1
-        self._after_action()
+        if not self.actor_indices or self.in_hand <= 1:
+            self._end_round()
 
     def call(self, index: int, amount: int) -> None:
         """Check (``amount`` 0) or call: ``amount`` is what the call adds to the player's bet."""
-        self._take_turn(index)
+        self.actor_indices.popleft()
         self.bets[index] += amount
         self.stacks[index] -= amount
-        self._after_action()
+        if not self.actor_indices:
+            self._end_round()
 
     def raise_to(self, index: int, amount: int) -> None:
         """Bet or raise to ``amount`` in all on the round: everyone else still in with chips acts again."""
-        self._take_turn(index)
-        self.stacks[index] -= amount - self.bets[index]
-        self.bets[index] = amount
         statuses, stacks = self.statuses, self.stacks
-        n = len(statuses)
-        self.actor_indices = deque(
-            i for i in ((index + k) % n for k in range(1, n)) if statuses[i] and stacks[i]
-        )
-        self._after_action()
-
-    def _take_turn(self, index: int) -> None:
-        if self.actor_indices[0] != index:
-            raise AssertionError(f"player {index} acts out of turn")
-        self.actor_indices.popleft()
-
-    def _after_action(self) -> None:
-        if not self.actor_indices or self.in_hand <= 1:
+        stacks[index] -= amount - self.bets[index]
+        self.bets[index] = amount
+        self.actor_indices = deque([i for i in self.after[index] if statuses[i] and stacks[i]])
+        if not self.actor_indices:
             self._end_round()
 
     def _end_round(self) -> None:
         """Nobody is left to act: note whether more betting is possible, and collect the bets."""
         self.actor_indices.clear()
         statuses, stacks, in_hand = self.statuses, self.stacks, self.in_hand
-        if in_hand > 1 and sum(1 for i, live in enumerate(statuses) if live and stacks[i]) <= 1:
+        if in_hand > 1 and len([i for i, live in enumerate(statuses) if live and stacks[i]]) <= 1:
             self.all_in_status = True
         if self.last_round and not all(stacks):
             self.all_in_status = True

@@ -198,11 +198,13 @@ class HandConfig:
             raise ConfigError("button must be a seat of the table")
         if not MIN_PLAYERS <= len(self.stacks) <= MAX_PLAYERS:
             raise ConfigError(f"a hand needs {MIN_PLAYERS} to {MAX_PLAYERS} players")
+        seats = range(self.seat_count)
         for seat, stack in self.stacks.items():
-            integer(seat, "seat")
-            if seat >= self.seat_count:
-                raise ConfigError(f"seat {seat} is not at a {self.seat_count}-seat table")
-            integer(stack, f"stack of seat {seat}", minimum=1)
+            if type(seat) is not int or seat not in seats or type(stack) is not int or stack < 1:
+                integer(seat, "seat")
+                if seat >= self.seat_count:
+                    raise ConfigError(f"seat {seat} is not at a {self.seat_count}-seat table")
+                integer(stack, f"stack of seat {seat}", minimum=1)
         for seat in self.run_twice:
             if seat not in self.stacks:
                 raise ConfigError(f"seat {seat} agrees to run it twice but is not dealt in")

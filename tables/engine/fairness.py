@@ -37,7 +37,7 @@ import random
 import secrets
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"
@@ -57,6 +57,9 @@ _LEAF_HEAD = {
     for card in FULL_DECK
 }
 _sha256 = hashlib.sha256
+_POSITIONS = frozenset(range(DECK_SIZE))
+_PROOF_PATHS: tuple[tuple[tuple[int, int], ...], ...]
+"""For each position, the (level, index) of each sibling its proof lists, lowest level first."""
 
 T = TypeVar("T")
 
@@ -127,9 +130,9 @@ class DeckSecret:
         return secret
 
 
-@dataclass(frozen=True, slots=True)
-class Opening:
-    """One deck position opened: enough for :func:`verify_opening` to check it against the root."""
+class Opening(NamedTuple):
+    """One deck position opened: enough for :func:`verify_opening` to check it against the root. (A named
+    tuple: a hand's end opens a dozen of them.)"""
 
     position: int
     card: str
@@ -163,11 +166,9 @@ def commit_deck(*, deck: Sequence[str], salts: Sequence[bytes] | None = None) ->
         salts = [pool[i : i + SALT_BYTES] for i in range(0, SALT_BYTES * DECK_SIZE, SALT_BYTES)]
     elif len(salts) != DECK_SIZE or any(not isinstance(s, bytes) or len(s) != SALT_BYTES for s in salts):
         raise ValueError(f"need {DECK_SIZE} salts of {SALT_BYTES} bytes")
-    head, sha256 = _LEAF_HEAD, _sha256
-    leaves = [
-        sha256(head[i, card] + salt).digest() for i, (card, salt) in enumerate(zip(cards, salts, strict=True))
-    ]
-    levels = _levels(leaves)
+    sha256 = _sha256
+    heads = map(_LEAF_HEAD.__getitem__, zip(range(DECK_SIZE), cards, strict=True))
+    levels = _levels([sha256(head + salt).digest() for head, salt in zip(heads, salts, strict=True)])
     return DeckSecret(cards=cards, salts=tuple(salts), root_hex=levels[-1][0].hex(), levels=levels)
 
 
@@ -181,25 +182,21 @@ def open_positions(*, secret: DeckSecret, positions: Collection[int]) -> tuple[O
     """Openings for ``positions`` (sorted, each once). Which positions a viewer may get is
     :func:`viewer_positions`' business; this only builds the proofs."""
     wanted = sorted(set(positions))
-    for position in wanted:
-        if isinstance(position, bool) or not isinstance(position, int) or not 0 <= position < DECK_SIZE:
-            raise ValueError(f"not a deck position: {position!r}")
+    if not (_POSITIONS.issuperset(wanted) and {type(position) for position in wanted} <= {int}):
+        bad = next(p for p in wanted if isinstance(p, bool) or not isinstance(p, int) or p not in _POSITIONS)
+        raise ValueError(f"not a deck position: {bad!r}")
     levels = secret.levels or commit_deck(deck=secret.cards, salts=secret.salts).levels
-    hexes: dict[tuple[int, int], str] = {}  # neighbouring positions share most of their proofs
-    openings = []
-    for position in wanted:
-        proof: list[str] = []
-        index = position
-        for depth, level in enumerate(levels[:-1]):
-            if not (index == len(level) - 1 and len(level) % 2 == 1):
-                key = (depth, index ^ 1)
-                sibling = hexes.get(key)
-                if sibling is None:
-                    sibling = hexes[key] = level[index ^ 1].hex()
-                proof.append(sibling)
-            index //= 2
-        openings.append(Opening(position, secret.cards[position], secret.salts[position].hex(), tuple(proof)))
-    return tuple(openings)
+    hexes = [list(map(bytes.hex, level)) for level in levels[:-1]]
+    cards, salts = secret.cards, secret.salts
+    return tuple(
+        Opening(
+            position,
+            cards[position],
+            salts[position].hex(),
+            tuple(hexes[depth][index] for depth, index in _PROOF_PATHS[position]),
+        )
+        for position in wanted
+    )
 
 
 def _levels(leaves: list[bytes]) -> tuple[tuple[bytes, ...], ...]:
@@ -207,13 +204,28 @@ def _levels(leaves: list[bytes]) -> tuple[tuple[bytes, ...], ...]:
     levels = [leaves]
     level = leaves
     while len(level) > 1:
-        pairs = range(0, len(level) - 1, 2)
-        parents = [sha256(NODE_PREFIX + level[i] + level[i + 1]).digest() for i in pairs]
+        pairs = zip(level[0:-1:2], level[1::2], strict=True)
+        parents = [sha256(NODE_PREFIX + left + right).digest() for left, right in pairs]
         if len(level) % 2:
             parents.append(level[-1])
         levels.append(parents)
         level = parents
     return tuple(map(tuple, levels))
+
+
+def _proof_path(position: int) -> tuple[tuple[int, int], ...]:
+    """The (level, index) of the siblings met going up from a leaf, skipping the levels where the node is
+    carried up (the last node of a level with an odd number of nodes)."""
+    path = []
+    index, width, level = position, DECK_SIZE, 0
+    while width > 1:
+        if not (index == width - 1 and width % 2 == 1):
+            path.append((level, index ^ 1))
+        index, width, level = index // 2, (width + 1) // 2, level + 1
+    return tuple(path)
+
+
+_PROOF_PATHS = tuple(_proof_path(position) for position in range(DECK_SIZE))
 
 
 def _check_deck(cards: Sequence[str]) -> None:

@@ -30,6 +30,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from functools import partial
 from typing import Any, NamedTuple
 
 from tables.engine.betting import Betting
@@ -69,10 +70,13 @@ class Phase(StrEnum):
     COMPLETE = "complete"
 
 
-@dataclass(frozen=True, slots=True)
-class Action:
+_BETTING, _COMPLETE = Phase.BETTING, Phase.COMPLETE  # read on every decision
+
+
+class Action(NamedTuple):
     """A player's decision. ``amount`` is the "to" amount on the street for bet/raise (optional for
-    call and all-in, where it must then match)."""
+    call and all-in, where it must then match). (A named tuple, like :class:`Event`: one is built for
+    every decision.)"""
 
     seat: int
     kind: str
@@ -148,6 +152,12 @@ class Limits(NamedTuple):
     """The player's position in the dealing order (``Betting``'s numbering)."""
 
 
+# Named tuples built straight from a tuple: their generated __new__ is a Python function, and the engine
+# makes a Limits for every decision and an Event for every action.
+_new_limits = partial(tuple.__new__, Limits)
+_new_event = partial(tuple.__new__, Event)
+
+
 class Hand:
     """A hand in play or finished. Build it with :func:`start_hand` or :func:`replay`."""
 
@@ -179,7 +189,9 @@ class Hand:
         self._uncontested_winner: int | None = None
         self._winner_may_show = False
         self._river_aggressor: int | None = None
-        self._limits_cache: tuple[int, int, Limits] | None = None
+        self._limits_at = -1
+        """The number of actions taken when ``_limits_now`` was worked out (one decision's limits)."""
+        self._limits_now: Limits
         self._fixed_limit = c.structure is Structure.FIXED_LIMIT
         self._pot_limit = c.structure is Structure.POT_LIMIT
         self._total_chips = sum(c.stacks.values())
@@ -252,7 +264,7 @@ class Hand:
 
     @property
     def is_over(self) -> bool:
-        return self.phase is Phase.COMPLETE
+        return self.phase is _COMPLETE
 
     @property
     def action_no(self) -> int:
@@ -262,7 +274,7 @@ class Hand:
     @property
     def to_act(self) -> int | None:
         """The seat whose decision the hand waits for, or ``None``."""
-        if self.phase is Phase.BETTING:
+        if self.phase is _BETTING:
             actors = self._betting.actor_indices
             return self._order[actors[0]] if actors else None
         if self.phase is Phase.SHOWDOWN:
@@ -419,14 +431,13 @@ class Hand:
         return self._limits(actors[0])
 
     def _limits(self, index: int) -> Limits:
-        """Limits for the player at position ``index`` of the dealing order, computed once per decision."""
-        cached = self._limits_cache
+        """Limits of the player to act, at position ``index`` of the dealing order: worked out once per
+        decision (the number of actions taken says which decision)."""
         number = len(self.log)
-        if cached is not None and cached[0] == number and cached[1] == index:
-            return cached[2]
-        limits = self._compute_limits(index)
-        self._limits_cache = (number, index, limits)
-        return limits
+        if self._limits_at != number:
+            self._limits_now = self._compute_limits(index)
+            self._limits_at = number
+        return self._limits_now
 
     def legal_actions(self) -> list[dict[str, int | str]]:
         """PROTOCOL.md's ``legal`` list for the player to act: ``{action, min, max}`` in "to" amounts."""
@@ -436,17 +447,16 @@ class Hand:
         actors = self._betting.actor_indices
         if phase is not Phase.BETTING or not actors:
             return []
-        limits = self._limits(actors[0])
-        legal: list[dict[str, int | str]] = [{"action": "fold", "min": 0, "max": 0}]
-        if limits.to_call == 0:
-            legal.append({"action": "check", "min": 0, "max": 0})
-        else:
-            legal.append({"action": "call", "min": limits.call_to, "max": limits.call_to})
-        if limits.can_raise and limits.total >= limits.min_to:
-            kind = "raise" if limits.facing_bet else "bet"
-            legal.append({"action": kind, "min": limits.min_to, "max": limits.max_to})
-        total = limits.total
-        if total <= limits.call_to or (limits.can_raise and total <= limits.max_to):
+        _, to_call, call_to, total, can_raise, min_to, max_to, facing_bet, _, _ = self._limits(actors[0])
+        legal: list[dict[str, int | str]] = [
+            {"action": "fold", "min": 0, "max": 0},
+            {"action": "call", "min": call_to, "max": call_to}
+            if to_call
+            else {"action": "check", "min": 0, "max": 0},
+        ]
+        if can_raise and total >= min_to:
+            legal.append({"action": "raise" if facing_bet else "bet", "min": min_to, "max": max_to})
+        if total <= call_to or (can_raise and total <= max_to):
             legal.append({"action": "all_in", "min": total, "max": total})
         return legal
 
@@ -465,7 +475,7 @@ class Hand:
         """Validate without changing anything. Returns (operation, "to" amount) for :meth:`_execute`."""
         if not isinstance(action, Action):
             raise IllegalAction("not an action")
-        seat, kind, amount = action.seat, action.kind, action.amount
+        seat, kind, amount = action
         if type(seat) is not int:
             raise IllegalAction("the seat must be an integer", code="bad_seat")
         if kind not in _ACTION_SET:
@@ -475,27 +485,19 @@ class Hand:
                 raise IllegalAction("the amount must be a whole number of chips", code="bad_amount")
             if amount < 0:
                 raise IllegalAction("the amount cannot be negative", code="bad_amount")
-        if amount and kind in _NO_AMOUNT:
-            raise IllegalAction(f"{kind} takes no amount", code="bad_amount")
-        if seat not in self._index:
+            if amount and kind in _NO_AMOUNT:
+                raise IllegalAction(f"{kind} takes no amount", code="bad_amount")
+        index = self._index.get(seat)
+        if index is None:
             raise IllegalAction(f"seat {seat} is not in this hand", code="not_in_hand")
-        if self.phase is Phase.COMPLETE:
-            if kind in SHOWDOWN_ACTIONS and seat == self.winner_may_show:
-                return (kind, 0, None)
-            raise IllegalAction("the hand is over", code="hand_over")
-        if self.phase is Phase.BETTING:
-            actors = self._betting.actor_indices
-            if not actors or self._order[actors[0]] != seat:
-                raise IllegalAction("it is not your turn", code="not_your_turn")
-        elif seat != self._showdown_queue[0]:
+        if self.phase is not _BETTING:
+            return self._check_after_betting(seat, kind)
+        actors = self._betting.actor_indices
+        if not actors or actors[0] != index:
             raise IllegalAction("it is not your turn", code="not_your_turn")
-        if self.phase is Phase.SHOWDOWN:
-            if kind not in SHOWDOWN_ACTIONS:
-                raise IllegalAction("at the showdown you can only show or muck", code="bad_action")
-            return (kind, 0, None)
         if kind in _SHOWDOWN_SET:
             raise IllegalAction("there is no showdown yet", code="bad_action")
-        limits = self._limits(self._index[seat])
+        limits = self._limits_now if self._limits_at == len(self.log) else self._limits(index)
         if kind == "fold":
             return ("fold", 0, limits)
         if kind == "check":
@@ -509,12 +511,29 @@ class Hand:
                 raise IllegalAction(f"calling makes your bet {limits.call_to}", code="bad_amount")
             return ("call", limits.call_to, limits)
         if kind == "all_in":
-            if amount is not None and amount != limits.total:
-                raise IllegalAction(f"all-in is {limits.total}", code="bad_amount")
-            if not self._all_in_allowed(limits):
-                raise IllegalAction("you cannot go all-in here", code="cannot_raise")
-            return ("call" if limits.total <= limits.call_to else "raise", limits.total, limits)
-        # bet / raise
+            return self._check_all_in(amount, limits)
+        return self._check_bet_or_raise(kind, amount, limits)
+
+    def _check_after_betting(self, seat: int, kind: str) -> tuple[str, int, None]:
+        """A show or a muck: at the showdown by the player whose turn it is, or by the uncontested winner."""
+        if self.phase is Phase.COMPLETE:
+            if kind in _SHOWDOWN_SET and seat == self.winner_may_show:
+                return (kind, 0, None)
+            raise IllegalAction("the hand is over", code="hand_over")
+        if seat != self._showdown_queue[0]:
+            raise IllegalAction("it is not your turn", code="not_your_turn")
+        if kind not in _SHOWDOWN_SET:
+            raise IllegalAction("at the showdown you can only show or muck", code="bad_action")
+        return (kind, 0, None)
+
+    def _check_all_in(self, amount: int | None, limits: Limits) -> tuple[str, int, Limits]:
+        if amount is not None and amount != limits.total:
+            raise IllegalAction(f"all-in is {limits.total}", code="bad_amount")
+        if not self._all_in_allowed(limits):
+            raise IllegalAction("you cannot go all-in here", code="cannot_raise")
+        return ("call" if limits.total <= limits.call_to else "raise", limits.total, limits)
+
+    def _check_bet_or_raise(self, kind: str, amount: int | None, limits: Limits) -> tuple[str, int, Limits]:
         if kind == "bet" and limits.facing_bet:
             raise IllegalAction("there is a bet already: raise", code="cannot_bet")
         if kind == "raise" and not limits.facing_bet:
@@ -549,90 +568,78 @@ class Hand:
 
     def _compute_limits(self, index: int) -> Limits:
         betting = self._betting
-        c = self.config
         st = self._street
-        bets = betting.bets
-        stacks = betting.stacks
+        bets, stacks = betting.bets, betting.stacks
+        bet, stack = bets[index], stacks[index]
+        total = bet + stack
         top = max(bets)
         if top < st.price and self._another_covers(index, top):
             top = st.price  # a blind posted short does not lower the price of entering
-        bet = bets[index]
-        stack = stacks[index]
-        total = bet + stack
-        to_call = min(top - bet, stack)
+        to_call = top - bet if top - bet < stack else stack
+        # A raise needs chips beyond the call and somebody else able to answer it; and after a short
+        # all-in, a player who already acted only if the betting was reopened to them.
         can_raise = False
-        if stack > top - bet:
+        if stack > to_call:
             statuses = betting.statuses
-            for i in range(self._n):  # somebody else must be able to answer a raise
-                if i != index and statuses[i] and stacks[i] + bets[i] > top:
+            for i in range(self._n):
+                if statuses[i] and stacks[i] + bets[i] > top and i != index:
                     can_raise = True
                     break
-        fixed = self._fixed_limit
-        if can_raise:
-            if fixed:
-                if st.fl_count >= 4 or st.count_at_action.get(index, -1) == st.fl_count:
-                    can_raise = False
-            elif index in st.level_at_action and top - st.level_at_action[index] < st.full_raise:
+        if self._fixed_limit:
+            if can_raise and (st.fl_count >= 4 or st.count_at_action.get(index, -1) == st.fl_count):
                 can_raise = False
-        if fixed:
-            min_to = max(st.fl_level + st.fixed, top + c.chip)
-            max_to = min_to
+            min_to = max_to = max(st.fl_level + st.fixed, top + self.config.chip)
         else:
+            acted_at = st.level_at_action.get(index)
+            if can_raise and acted_at is not None and top - acted_at < st.full_raise:
+                can_raise = False
             min_to = top + st.full_raise
             if self._pot_limit:
-                in_middle = self._total_chips - sum(stacks)
-                max_to = max(min_to, 2 * top - bet + in_middle)
+                max_to = max(min_to, 2 * top - bet + self._total_chips - sum(stacks))
             else:
                 max_to = total
         if max_to > total:
             max_to = total
-        return Limits(
-            self._order[index], to_call, bet + to_call, total, can_raise, min_to, max_to, top > 0, top, index
+        return _new_limits(  # type: ignore[no-any-return]
+            (
+                self._order[index],
+                to_call,
+                bet + to_call,
+                total,
+                can_raise,
+                min_to,
+                max_to,
+                top > 0,
+                top,
+                index,
+            )
         )
 
     def _another_covers(self, index: int, top: int) -> bool:
         """Could someone else still in put in more than ``top``, and so match chips put in above it?"""
         betting = self._betting
         statuses, stacks, bets = betting.statuses, betting.stacks, betting.bets
-        return any(statuses[i] and stacks[i] + bets[i] > top for i in range(self._n) if i != index)
+        for i in range(self._n):
+            if statuses[i] and stacks[i] + bets[i] > top and i != index:
+                return True
+        return False
 
     def _execute(self, action: Action, plan: tuple[str, int, Limits | None]) -> None:
         operation, amount, limits = plan
         seat = action.seat
-        if self.phase is Phase.COMPLETE:  # the uncontested winner's optional show
-            self._winner_may_show = False
-            if operation == "show":
-                self._show(seat, evaluate=False)
-            else:
-                self._emit("mucked", seat=seat)
+        if limits is None:
+            self._show_or_muck(seat, operation)
             return
-        if self.phase is Phase.SHOWDOWN:
-            self._showdown_queue.pop(0)
-            if operation == "show":
-                self._show(seat)
-            else:
-                self._muck(seat)
-            self._continue_showdown()
-            return
-        assert limits is not None
         betting = self._betting
         index = limits.index
         st = self._street
         top = limits.top
-        if operation == "call":
-            self._put_in[seat] += limits.to_call
-        elif operation == "raise":
-            self._put_in[seat] += amount - (limits.call_to - limits.to_call)
         if operation == "fold":
             self._folded.add(seat)
             betting.fold(index)
-        elif operation == "call" and limits.call_to > max(betting.bets):
-            # Calling the full blind over a short one: in pokerkit's terms a raise, and one that gives
-            # nobody a new decision (everyone who acted before is all-in or folded).
-            betting.raise_to(index, limits.call_to)
-        elif operation in ("check", "call"):
-            betting.call(index, limits.to_call)
-        else:
+            amount = 0
+        elif operation == "raise":
+            self._put_in[seat] += amount - limits.call_to + limits.to_call
             betting.raise_to(index, amount)
             if self._fixed_limit:
                 if 2 * (amount - st.fl_level) >= st.fixed:  # a full bet, or an all-in of half a bet or more
@@ -640,30 +647,43 @@ class Hand:
                     st.fl_level = amount
                     st.aggressor = index
             else:
-                increment = amount - top
-                if increment >= st.full_raise:
-                    st.full_raise = increment
+                if amount - top >= st.full_raise:
+                    st.full_raise = amount - top
                 st.aggressor = index
-        kind = action.kind
+        elif operation == "call" and limits.call_to > max(betting.bets):
+            # Calling the full blind over a short one: in pokerkit's terms a raise, and one that gives
+            # nobody a new decision (everyone who acted before is all-in or folded).
+            self._put_in[seat] += limits.to_call
+            betting.raise_to(index, limits.call_to)
+        else:
+            self._put_in[seat] += limits.to_call
+            betting.call(index, limits.to_call)
         stack = betting.stacks[index]
-        if operation == "raise" and stack == 0:
-            kind = "all_in"
+        kind = "all_in" if operation == "raise" and stack == 0 else action.kind
         self.events.append(
-            Event(
-                "acted",
-                {
-                    "seat": seat,
-                    "action": kind,
-                    "amount": amount if operation != "fold" else 0,
-                    "stack": stack,
-                },
-            )
+            _new_event(("acted", {"seat": seat, "action": kind, "amount": amount, "stack": stack}, None))
         )
         if self._fixed_limit:
             st.count_at_action[index] = st.fl_count
         else:
             st.level_at_action[index] = top if top > amount else amount
-        self._advance()
+        if not betting.actor_indices:
+            self._advance()
+
+    def _show_or_muck(self, seat: int, operation: str) -> None:
+        if self.phase is Phase.COMPLETE:  # the uncontested winner's optional show
+            self._winner_may_show = False
+            if operation == "show":
+                self._show(seat, evaluate=False)
+            else:
+                self._emit("mucked", seat=seat)
+            return
+        self._showdown_queue.pop(0)
+        if operation == "show":
+            self._show(seat)
+        else:
+            self._muck(seat)
+        self._continue_showdown()
 
     # --- flow ------------------------------------------------------------------------------------
 
@@ -909,7 +929,7 @@ class Hand:
         )
 
     def _emit(self, event: str, /, *, to: int | None = None, **data: Any) -> None:
-        self.events.append(Event(event, data, to))
+        self.events.append(_new_event((event, data, to)))
 
 
 # --- module-level API --------------------------------------------------------------------------------
