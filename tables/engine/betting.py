@@ -64,7 +64,10 @@ class Betting:
         the player after the biggest opening bet (after the flop, bets being nothing, from the first)."""
         bets, stacks, statuses, opening = self.bets, self.stacks, self.statuses, self.opening
         n = len(bets)
-        top = max(range(n), key=lambda i: (bets[i] * opening[i], i))
+        if any(bets):
+            top = max(range(n), key=lambda i: (bets[i] * opening[i], i))
+        else:  # after the flop: the first player opens
+            top = n - 1
         covered = sorted([bets[i] + stacks[i] for i in range(n) if statuses[i]])[-2]
         self.actor_indices = deque(
             [

@@ -46,6 +46,7 @@ from tables.engine.config import HandConfig, PostKind, Structure, Variant
 from tables.engine.settlement import Pot, Run, Settlement, Strength, build_pots, return_uncalled, settle
 
 STREET_NAMES = ("preflop", "flop", "turn", "river")
+_STREET_OF_BOARD = (0, -1, -1, 1, 2, 3)  # the street whose board has this many cards
 BETTING_ACTIONS = ("fold", "check", "call", "bet", "raise", "all_in")
 SHOWDOWN_ACTIONS = ("show", "muck")
 ACTIONS = BETTING_ACTIONS + SHOWDOWN_ACTIONS
@@ -713,42 +714,43 @@ class Hand:
         return position, self._deck[position]
 
     def _deal_street(self) -> None:
-        """Deal the next street from our deck in the room's order (the hole cards first, one at a time),
-        then open its betting round."""
-        c = self.config
-        board_count = 3 if not self._board else 1
-        if not self._hole[
-            self._order[0]
-        ]:  # one card at a time from the first seat: seat i gets i, i + n, ...
-            start, end, n = self._next, self._next + self._n * c.variant.hole_cards, self._n
-            for i, seat in enumerate(self._order):
-                self._hole[seat] = self._deck[start + i : end : n]
-                self._hole_pos[seat] = list(range(start + i, end, n))
-            self._next = end
-            for seat in self._order:
-                positions = self._hole_pos[seat]
-                self._emit("dealt", to=seat, seat=seat, cards=self.hole_cards(seat), positions=positions)
-            self._emit("dealt", seats=list(self._order), count=c.variant.hole_cards)
-            board_count = 3 if c.bomb_pot else 0  # a bomb pot starts on the flop
-        if board_count:
-            position, _ = self._take()
-            self._burn_pos.append(position)
-            cards = []
-            for _ in range(board_count):
-                position, card = self._take()
-                self._board.append(card)
-                self._board_pos.append(position)
-                cards.append(card)
+        """Deal the next street from our deck in the room's order (the hole cards first), then open its
+        betting round."""
+        board = self._board
+        if self._next == 0:
+            self._deal_hole_cards()
+            count = 3 if self.config.bomb_pot else 0  # a bomb pot starts on the flop
+        else:
+            count = 1 if board else 3
+        if count:
+            burn = self._next
+            self._burn_pos.append(burn)
+            dealt = self._deck[burn + 1 : burn + 1 + count]
+            board += dealt
+            self._board_pos += range(burn + 1, burn + 1 + count)
+            self._next = burn + 1 + count
             self._emit(
                 "street",
-                street=STREET_NAMES[{5: 3, 4: 2, 3: 1}[len(self._board)]],
-                cards=[card_text(x) for x in cards],
+                street=STREET_NAMES[_STREET_OF_BOARD[len(board)]],
+                cards=[FULL_DECK[card] for card in dealt],
                 board=self.board,
             )
-        street = {5: 3, 4: 2, 3: 1, 0: 0}[len(self._board)]
+        street = _STREET_OF_BOARD[len(board)]
         self._begin_street(street)
         self._betting.last_round = street == 3
         self._betting.begin_round()
+
+    def _deal_hole_cards(self) -> None:
+        """One card at a time from the first seat after the button: the i-th seat of the dealing order
+        gets deck positions i, i + n, i + 2n, ..."""
+        n, count = self._n, self.config.variant.hole_cards
+        end = n * count
+        for i, seat in enumerate(self._order):
+            self._hole[seat] = self._deck[i:end:n]
+            positions = self._hole_pos[seat] = list(range(i, end, n))
+            self._emit("dealt", to=seat, seat=seat, cards=self.hole_cards(seat), positions=positions)
+        self._next = end
+        self._emit("dealt", seats=list(self._order), count=count)
 
     def _begin_street(self, index: int) -> None:
         c = self.config
@@ -778,7 +780,7 @@ class Hand:
                 cards.append(card)
             self._emit(
                 "street",
-                street=STREET_NAMES[{5: 3, 4: 2, 3: 1}[len(board)]],
+                street=STREET_NAMES[_STREET_OF_BOARD[len(board)]],
                 cards=[card_text(x) for x in cards],
                 board=[card_text(x) for x in board],
                 **extra,
