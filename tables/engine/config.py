@@ -264,4 +264,4 @@ def _normalise_post(post: object) -> tuple[int, PostKind]:
         seat, kind = post
     else:
         seat, kind = post.seat, post.kind  # type: ignore[attr-defined]
-    return seat, PostKind(getattr(kind, "value", kind))
+    return seat, PostKind(str(getattr(kind, "value", kind)))

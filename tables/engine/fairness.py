@@ -255,10 +255,10 @@ def verify_opening(*, root_hex: str, opening: Opening | Mapping[str, Any]) -> bo
     if not isinstance(opening, dict):
         if hasattr(opening, "salt_hex"):  # an Opening
             opening = {
-                "position": opening.position,
-                "card": opening.card,
-                "salt": opening.salt_hex,
-                "proof": list(opening.proof),
+                "position": getattr(opening, "position", None),
+                "card": getattr(opening, "card", None),
+                "salt": getattr(opening, "salt_hex", None),
+                "proof": list(getattr(opening, "proof", ())),
             }
         else:
             try:
@@ -282,7 +282,9 @@ def verify_opening(*, root_hex: str, opening: Opening | Mapping[str, Any]) -> bo
         return False
     if not all(is_hex(sibling, 64) for sibling in proof):
         return False
-    node = hashlib.sha256(b"\x00" + bytes([position]) + card.encode("ascii") + bytes.fromhex(salt)).digest()
+    node = hashlib.sha256(
+        b"\x00" + bytes([position]) + card.encode("ascii") + bytes.fromhex(str(salt))
+    ).digest()
     siblings = iter(proof)
     index, width, used = position, deck_size, 0
     while width > 1:

@@ -149,8 +149,8 @@ class Limits(NamedTuple):
     facing_bet: bool
     top: int
     """The highest bet on the street."""
-    index: int
-    """The player's position in the dealing order (``Betting``'s numbering)."""
+    place: int
+    """The player's place in the dealing order (``Betting``'s numbering)."""
 
 
 # Named tuples built straight from a tuple: their generated __new__ is a Python function, and the engine
@@ -601,7 +601,7 @@ class Hand:
                 max_to = total
         if max_to > total:
             max_to = total
-        return _new_limits(  # type: ignore[no-any-return]
+        return _new_limits(
             (
                 self._order[index],
                 to_call,
@@ -632,7 +632,7 @@ class Hand:
             self._show_or_muck(seat, operation)
             return
         betting = self._betting
-        index = limits.index
+        index = limits.place
         st = self._street
         top = limits.top
         if operation == "fold":

@@ -257,7 +257,7 @@ def replay_file(path: str | Path, *, rake: RakeSchedule | str | None = None) -> 
 
 def replay_files(
     paths: Iterable[str | Path], *, rake: RakeSchedule | str | None = None
-) -> tuple[list[dict], bool]:
+) -> tuple[list[dict[str, Any]], bool]:
     """Replay many files; returns (one result per file, whether all of them replayed)."""
     results = [replay_file(path, rake=rake) for path in paths]
     return results, all("error" not in result for result in results)

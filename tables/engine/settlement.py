@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from tables.engine.rake import RakeSchedule, spread_rake
 
@@ -42,7 +43,7 @@ class RunResult:
     high_winners: tuple[int, ...] = ()
     low_winners: tuple[int, ...] = ()
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         return {
             "run": self.run,
             "board": list(self.board),
@@ -68,8 +69,8 @@ class PotResult:
     low_winners: tuple[int, ...] = ()
     runs: tuple[RunResult, ...] = ()
 
-    def as_dict(self) -> dict:
-        data = {
+    def as_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
             "amount": self.amount,
             "rake": self.rake,
             "net": self.net,
@@ -94,7 +95,7 @@ class Settlement:
     finishing_stacks: Mapping[int, int]
     contributions: Mapping[int, int] = field(default_factory=dict)
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         return {
             "pots": [pot.as_dict() for pot in self.pots],
             "rake": self.rake,
@@ -229,10 +230,10 @@ def _award_twice(
     second = net // chip // 2 * chip
     results = []
     for number, (run, half) in enumerate(zip(runs, (net - second, second), strict=True), start=1):
-        won, high, low = _award(
+        paid, high, low = _award(
             amount=half, eligible=eligible, shown=run.shown, hi_lo=hi_lo, order=order, chip=chip
         )
-        results.append(RunResult(number, run.board, half, won, high, low))
+        results.append(RunResult(number, run.board, half, paid, high, low))
     winners: dict[int, int] = {}
     for result in results:
         for seat, won in result.winners.items():
