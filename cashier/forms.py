@@ -27,18 +27,25 @@ class IdempotentForm(forms.Form):
 
     idempotency_key = forms.CharField(widget=forms.HiddenInput, max_length=150)
 
+    id_prefix = "id"
+
     def __init__(self, *args, **kwargs):
         kwargs.setdefault("initial", {}).setdefault("idempotency_key", uuid.uuid4().hex)
+        kwargs.setdefault("auto_id", f"{self.id_prefix}_%s")
         super().__init__(*args, **kwargs)
 
 
 class DepositForm(IdempotentForm):
+    """Shown on one page with the withdrawal form: its own ids, so that each label focuses its own field."""
+
+    id_prefix = "deposit"
     amount = MoneyField(label=_("Amount (EUR)"))
     card_number = forms.CharField(label=_("Card number"), max_length=30,
                                   widget=forms.TextInput(attrs={"autocomplete": "cc-number", "inputmode": "numeric"}))
 
 
 class WithdrawalForm(IdempotentForm):
+    id_prefix = "withdrawal"
     amount = MoneyField(label=_("Amount (EUR)"))
     card_number = forms.CharField(label=_("Card to pay to"), max_length=30,
                                   widget=forms.TextInput(attrs={"autocomplete": "cc-number", "inputmode": "numeric"}))

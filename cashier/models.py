@@ -106,6 +106,7 @@ class TransferKind(models.TextChoices):
     HAND = "hand", _("Hand")
     TOURNAMENT_ENTRY = "tournament_entry", _("Tournament entry")
     TOURNAMENT_PRIZE = "tournament_prize", _("Tournament prize")
+    TOURNAMENT_REFUND = "tournament_refund", _("Tournament refund")
 
 
 class Transfer(models.Model):

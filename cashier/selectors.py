@@ -149,6 +149,24 @@ def seat_buy_in_bounds(*, user, table, now: datetime | None = None) -> tuple[int
     return low, high
 
 
+def seat_money_offer(*, user, table, now: datetime | None = None) -> dict:
+    """What the table page's buy-in and top-up boxes show `user` at `table`: the buy-in bounds now (the
+    30-minute rule's higher minimum included: `table_min` is the table's own), the wallet, and for a seated
+    player the stack and the most a top-up may add (table maximum, EUR session cap and wallet)."""
+    low, high = seat_buy_in_bounds(user=user, table=table, now=now)
+    wallet = wallet_balances(user=user)[table.currency]
+    offer = {"min": low, "max": high, "table_min": table.min_buy_in, "wallet": wallet, "stack": None,
+             "top_up_max": None}
+    session = seat_session_open(user=user, table=table)
+    if session is not None:
+        stack = session.account.balance
+        room = table.effective_max_buy_in - stack
+        if table.currency == Currency.EUR:
+            room = min(room, EUR_SESSION_CAP - session.moved_in)
+        offer.update(stack=stack, top_up_max=max(0, min(room, wallet)))
+    return offer
+
+
 def seat_session_recently_left(*, user, table, now: datetime | None = None) -> SeatSession | None:
     now = now or timezone.now()
     return (

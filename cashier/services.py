@@ -741,3 +741,83 @@ def excluded_seats_cash_out(*, table: Table) -> list[SeatSession]:
     for session in list(seats_to_cash_out_after_hand(table=table)):
         closed.append(seat_cash_out(user=session.user, table=table, hand_in_progress=False))
     return closed
+
+
+# --- tournament money ----------------------------------------------------------------------------------------
+# The tournament code names its prize pool by `pool_ref` (the cashier knows nothing of tournaments). No rake:
+# the fee is the room's income (SPEC 1.3). Each call is idempotent by its key.
+
+
+def _tournament_accounts_lock(*, user, currency: str, pool_ref: str) -> tuple[Account, Account, Account]:
+    wallet = wallet_get(user=user, currency=currency)
+    pool = system_account_get(kind=AccountKind.PRIZE_POOL, currency=currency, ref=pool_ref)
+    fees = system_account_get(kind=AccountKind.FEES, currency=currency)
+    locked = accounts_lock(accounts=[wallet, pool, fees])
+    return locked[wallet.pk], locked[pool.pk], locked[fees.pk]
+
+
+def tournament_entry_pay(
+    *, user, currency: str, pool_ref: str, buy_in: int, fee: int, idempotency_key: str, memo: str = "",
+    now: datetime | None = None,
+) -> Transfer | None:
+    """A tournament entry: the buy-in from the player's wallet to the prize pool and the fee to the room's fees
+    account, in one transfer (none for a free entry). Refused (nothing moved): a self-excluded player
+    (`SelfExcluded`; their deposits are blocked too), a house bot in euros, a wallet short of buy-in + fee
+    (`InsufficientFunds`).
+
+    Lock: the caller may hold the tournament's row lock (tournament first, then ledger); no ledger lock."""
+    buy_in, fee = amount_validate(buy_in, allow_zero=True), amount_validate(fee, allow_zero=True)
+    with transaction.atomic():
+        wallet, pool, fees = _tournament_accounts_lock(user=user, currency=currency, pool_ref=pool_ref)
+        exclusion = self_exclusion_active(user=user, now=_now(now))
+        if exclusion is not None:
+            raise SelfExcluded(_excluded_message(exclusion) + " " + _("You cannot enter tournaments."))
+        if buy_in + fee == 0:
+            return None
+        if wallet.balance < buy_in + fee:
+            raise InsufficientFunds(_("Your wallet holds %(balance)s: this tournament costs %(cost)s.") % {
+                "balance": format_amount(wallet.balance, currency), "cost": format_amount(buy_in + fee, currency)})
+        return transfer_post(
+            kind=TransferKind.TOURNAMENT_ENTRY, currency=currency,
+            legs=[(wallet, -(buy_in + fee)), (pool, buy_in), (fees, fee)], idempotency_key=idempotency_key,
+            request_hash=request_fingerprint(user=user.pk, pool=pool_ref, buy_in=buy_in, fee=fee), user=user,
+            memo=memo,
+        )
+
+
+def tournament_entry_refund(
+    *, user, currency: str, pool_ref: str, buy_in: int, fee: int, idempotency_key: str, memo: str = ""
+) -> Transfer | None:
+    """Give an entry back: the buy-in from the prize pool and the fee from the fees account to the wallet
+    (unregistering before the start, a cancelled tournament). None for a free entry.
+
+    Lock: the caller may hold the tournament's row lock; no ledger lock."""
+    buy_in, fee = amount_validate(buy_in, allow_zero=True), amount_validate(fee, allow_zero=True)
+    if buy_in + fee == 0:
+        return None
+    with transaction.atomic():
+        wallet, pool, fees = _tournament_accounts_lock(user=user, currency=currency, pool_ref=pool_ref)
+        return transfer_post(
+            kind=TransferKind.TOURNAMENT_REFUND, currency=currency,
+            legs=[(pool, -buy_in), (fees, -fee), (wallet, buy_in + fee)], idempotency_key=idempotency_key,
+            request_hash=request_fingerprint(user=user.pk, pool=pool_ref, buy_in=buy_in, fee=fee), user=user,
+            memo=memo,
+        )
+
+
+def tournament_prize_pay(
+    *, user, currency: str, pool_ref: str, amount: int, idempotency_key: str, memo: str = ""
+) -> Transfer | None:
+    """A prize from the prize pool to the winner's wallet. None for no prize.
+
+    Lock: the caller may hold the tournament's row lock; no ledger lock."""
+    amount = amount_validate(amount, allow_zero=True)
+    if amount == 0:
+        return None
+    with transaction.atomic():
+        wallet, pool, _fees = _tournament_accounts_lock(user=user, currency=currency, pool_ref=pool_ref)
+        return transfer_post(
+            kind=TransferKind.TOURNAMENT_PRIZE, currency=currency, legs=[(pool, -amount), (wallet, amount)],
+            idempotency_key=idempotency_key,
+            request_hash=request_fingerprint(user=user.pk, pool=pool_ref, prize=amount), user=user, memo=memo,
+        )

@@ -58,6 +58,7 @@ INSTALLED_APPS = [
     "accounts",
     "cashier",
     "tables",
+    "tournaments",
 ]
 
 MIDDLEWARE = [
@@ -110,6 +111,7 @@ LOGOUT_REDIRECT_URL = "lobby"
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", _("English")), ("it", _("Italian"))]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+FORMAT_MODULE_PATH = ["pokerroom.formats"]  # dates with a 24-hour clock; Italian ones as Italian writes them
 USE_I18N = True
 TIME_ZONE = "Europe/Rome"
 USE_TZ = True

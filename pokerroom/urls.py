@@ -9,5 +9,6 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("accounts/", include("accounts.urls")),
     path("cashier/", include("cashier.urls")),
+    path("", include("tournaments.urls")),
     path("", include("tables.urls")),
 ]

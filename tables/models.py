@@ -1,3 +1,4 @@
+from django.contrib.postgres.indexes import GinIndex
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
@@ -252,7 +253,11 @@ class Hand(models.Model):
                 fields=("table",), condition=models.Q(status="running"), name="hand_one_running_per_table"
             ),
         ]
-        indexes = [models.Index(fields=("status", "deadline"))]
+        indexes = [
+            models.Index(fields=("status", "deadline")),
+            # "My hands": the hands whose players include a user (a jsonpath test, tables.history.selectors).
+            GinIndex(fields=("players",), opclasses=("jsonb_path_ops",), name="hand_players_paths"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.table} hand {self.number}"

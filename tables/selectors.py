@@ -19,7 +19,8 @@ def _annotated(queryset):
 
 def table_list_open() -> list[dict]:
     """Every open table as PROTOCOL.md's `/api/tables/` entry with the lobby's figures, in two queries."""
-    tables = list(_annotated(Table.objects.filter(is_open=True)))
+    # Ordered here: Django leaves Meta.ordering out of a query that groups (the counts), so the order wandered.
+    tables = list(_annotated(Table.objects.filter(is_open=True)).order_by("currency", "big_blind", "structure", "name"))
     stats = table_stats(table_ids=[t.id for t in tables])
     return [{**table_as_json(table=t, players=t.players, bots=t.bots), **stats.get(t.id, EMPTY_STATS)} for t in tables]
 
@@ -50,6 +51,21 @@ def table_stats(*, table_ids: list[int]) -> dict[int, dict]:
 def table_get(*, table_id: int) -> dict | None:
     table = _annotated(Table.objects.filter(pk=table_id)).first()
     return None if table is None else table_as_json(table=table, players=table.players, bots=table.bots)
+
+
+def table_players(*, table_id: int) -> list[dict] | None:
+    """Who sits at an open table, for the lobby's preview: seat, name, bot, stack (chips in the seat between
+    hands) and status; None when there is no such open table."""
+    table = Table.objects.filter(pk=table_id, is_open=True).first()
+    if table is None:
+        return None
+    stacks = seat_stacks(table=table)
+    return [
+        {"seat": seat.number, "name": seat.user.username, "bot": seat.user.is_bot,
+         "stack": stacks.get(seat.number, 0), "status": seat.status}
+        for seat in table_seats(table=table)
+        if seat.user_id is not None
+    ]
 
 
 def table_as_json(*, table: Table, players: int, bots: int) -> dict:

@@ -1,4 +1,4 @@
-from django.urls import path
+from django.urls import include, path
 
 from tables import views
 
@@ -6,5 +6,8 @@ urlpatterns = [
     path("", views.lobby, name="lobby"),
     path("api/tables/", views.api_tables, name="api_tables"),
     path("tables/<int:table_id>/", views.table_page, name="table"),
+    path("api/tables/<int:table_id>/players/", views.api_table_players, name="api_table_players"),
+    path("api/tables/<int:table_id>/money/", views.api_table_money, name="api_table_money"),
     path("api/hands/<int:hand_id>/", views.api_hand, name="api_hand"),
+    path("", include("tables.history.urls")),
 ]

@@ -1,9 +1,11 @@
 from django.http import Http404, JsonResponse
 from django.shortcuts import render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
-from tables.models import Hand
-from tables.selectors import table_get, table_list_open
+from cashier.selectors import seat_money_offer
+from tables.models import Hand, Table
+from tables.selectors import table_get, table_list_open, table_players
 from tables.services import event_for_clients, hand_openings_for, hand_summary
 
 
@@ -15,6 +17,26 @@ def lobby(request):
 @require_GET
 def api_tables(request):
     return JsonResponse(table_list_open(), safe=False)
+
+
+@require_GET
+def api_table_players(request, table_id: int):
+    """Who sits at a table (names, stacks), for the lobby's preview."""
+    players = table_players(table_id=table_id)
+    if players is None:
+        return JsonResponse({"error": "no_table", "message": _("This table does not exist.")}, status=404)
+    return JsonResponse(players, safe=False)
+
+
+@require_GET
+def api_table_money(request, table_id: int):
+    """The buy-in bounds, wallet and top-up room of the requesting player at a table (the buy-in box)."""
+    if not request.user.is_authenticated:
+        return JsonResponse({"error": "login_required", "message": _("Log in to play.")}, status=403)
+    table = Table.objects.filter(pk=table_id, is_open=True).first()
+    if table is None:
+        return JsonResponse({"error": "no_table", "message": _("This table does not exist.")}, status=404)
+    return JsonResponse(seat_money_offer(user=request.user, table=table))
 
 
 @require_GET

@@ -1,18 +1,22 @@
 // The lobby: keeps the server-rendered rows of #lobby-tables up to date from /ws/lobby/ without reloading, filters
-// them in the browser, and opens a table when its row is clicked. The server sends {"type": "tables", "tables":
-// [...]} on connect and whenever something changes; each entry as /api/tables/, possibly with avg_pot,
-// players_per_flop (percent), hands_per_hour and waiting.
+// and sorts them in the browser, shows who sits at a table under its row (its seat count is a button), and opens a
+// table when its row is clicked. The server sends {"type": "tables", "tables": [...]} on connect and whenever
+// something changes; each entry as /api/tables/, possibly with avg_pot, players_per_flop (percent), hands_per_hour
+// and waiting. Filters and the sort are remembered in localStorage.
 
-import { formatMoney, formatNumber, setChipsTemplate } from "./money.js";
+import { formatMoney, setChipsTemplate } from "./money.js";
 
 const FALLBACK = {
   game_holdem: "Texas Hold'em", game_omaha: "Omaha", game_omaha_hilo: "Omaha Hi-Lo",
   structure_nl: "No-Limit", structure_pl: "Pot-Limit", structure_fl: "Fixed-Limit",
   currency_eur: "EUR", currency_play: "Play chips", bots_one: "1 bot", bots_other: "2 bots", bots_title: "house bots",
   chips: "{amount} chips", count: "{shown} of {total} tables", live: "Live", reconnecting: "Reconnecting…",
-  open_table: "Open table {name}",
+  open_table: "Open table {name}", who_sits: "Who sits at {name}", nobody_sits: "Nobody is sitting at this table.",
+  preview_failed: "The players could not be read: try again.", sitting_out: "sitting out", bot: "BOT", seat_n: "Seat {n}",
 };
 const FILTERS_KEY = "lobby-filters";
+const SORT_KEY = "lobby-sort";
+const STRUCTURE_ORDER = { nl: 0, pl: 1, fl: 2 };
 const DASH = "–";
 
 function readJSON(id) {
@@ -27,16 +31,48 @@ export function tableUrl(id) {
   return `/tables/${id}/`;
 }
 
-/** Does a table (its row's data) pass the filters? */
+/** Does a table (its row's data) pass the filters? Stakes are matched by their name: FL200 is not NL200. */
 export function matches(t, f) {
   if (f.currency && t.currency !== f.currency) return false;
   if (f.game && t.game !== f.game) return false;
   if (f.structure && t.structure !== f.structure) return false;
-  if (f.stakes_min && t.big_blind < Number(f.stakes_min)) return false;
-  if (f.stakes_max && t.big_blind > Number(f.stakes_max)) return false;
+  if (f.stakes && t.stakes !== f.stakes) return false;
   if (f.hide_full && t.players >= t.seats) return false;
   if (f.hide_empty && t.players === 0) return false;
   return true;
+}
+
+/** Stakes names in the order players read them: by big blind, then No-Limit, Pot-Limit, Fixed-Limit. */
+export function stakesOrder(a, b) {
+  return a.big_blind - b.big_blind || (STRUCTURE_ORDER[a.structure] ?? 9) - (STRUCTURE_ORDER[b.structure] ?? 9) ||
+    String(a.stakes).localeCompare(String(b.stakes));
+}
+
+/** A row's value for a sort column (numbers, or text compared in the page's language); empty figures last. */
+function sortValue(d, key) {
+  const number = (v) => (v === "" || v === undefined ? null : Number(v));
+  switch (key) {
+    case "name": case "game": case "structure": case "currency": return d[key] || "";
+    case "buyin": return number(d.minBuyIn);
+    case "players": return number(d.players);
+    case "avg_pot": return number(d.avgPot);
+    case "players_per_flop": return number(d.playersPerFlop);
+    case "hands_per_hour": return number(d.handsPerHour);
+    case "waiting": return number(d.waiting);
+    default: return null;
+  }
+}
+
+export function compareRows(a, b, key, dir) {
+  if (key === "stakes") {
+    const row = (d) => ({ big_blind: Number(d.bigBlind), structure: d.structure, stakes: d.stakes });
+    return dir * stakesOrder(row(a), row(b));
+  }
+  const x = sortValue(a, key);
+  const y = sortValue(b, key);
+  if (x === null || y === null) return (x === null) - (y === null); // no figure yet: at the end either way
+  if (typeof x === "number") return dir * (x - y);
+  return dir * String(x).localeCompare(String(y), document.documentElement.lang || undefined, { sensitivity: "base" });
 }
 
 class Lobby {
@@ -49,10 +85,16 @@ class Lobby {
     this.status = document.getElementById("lobby-status");
     this.count = document.getElementById("lobby-count");
     this.attempt = 0;
-    this.stakes = new Map(); // big blind -> label
-    for (const row of this.rows()) this.stakes.set(Number(row.dataset.bigBlind), row.dataset.stakes || "");
+    this.serverOrder = this.rows().map((row) => row.dataset.tableId);
+    this.previews = new Map(); // table id -> its preview row, while open
     this.restoreFilters();
     this.fillStakes();
+    this.sort = this.restoreSort();
+    for (const th of this.table.tHead.querySelectorAll("th[data-sort]")) {
+      th.querySelector("button.sort").addEventListener("click", () => this.sortBy(th.dataset.sort));
+    }
+    for (const row of this.rows()) this.addPreviewButton(row);
+    this.applySort();
     if (this.form) {
       this.form.hidden = false;
       this.form.addEventListener("change", () => {
@@ -62,6 +104,11 @@ class Lobby {
       this.form.addEventListener("submit", (ev) => ev.preventDefault());
     }
     this.tbody.addEventListener("click", (ev) => {
+      const toggle = ev.target.closest("button.seat-count");
+      if (toggle) {
+        this.togglePreview(toggle.closest("tr[data-table-id]"));
+        return;
+      }
       const row = ev.target.closest("tr[data-table-id]");
       if (!row || ev.target.closest("a, button, input, select")) return;
       window.location.href = tableUrl(row.dataset.tableId);
@@ -129,13 +176,20 @@ class Lobby {
       let row = this.tbody.querySelector(`tr[data-table-id="${CSS.escape(String(t.id))}"]`);
       if (!row) row = this.createRow(t);
       this.fillRow(row, t);
-      this.tbody.insertBefore(row, anchor); // keep the server's order
-      if (t.stakes !== undefined) this.stakes.set(t.big_blind, t.stakes);
+      this.tbody.insertBefore(row, anchor);
     }
-    for (const row of this.rows()) if (!seen.has(row.dataset.tableId)) row.remove();
+    this.serverOrder = tables.map((t) => String(t.id));
+    for (const row of this.rows()) {
+      if (!seen.has(row.dataset.tableId)) {
+        this.closePreview(row.dataset.tableId);
+        row.remove();
+      }
+    }
     if (anchor) anchor.hidden = tables.length > 0;
     this.fillStakes();
+    this.applySort();
     this.applyFilters();
+    for (const id of this.previews.keys()) this.loadPreview(id); // stacks move with every hand
   }
 
   createRow(t) {
@@ -163,9 +217,12 @@ class Lobby {
       const el = row.querySelector(`.${cls}`);
       if (el && el.textContent !== text) el.textContent = text;
     };
+    const figure = (v) => (v === undefined || v === null ? "" : String(v));
     Object.assign(row.dataset, {
-      currency: t.currency, game: t.game, structure: t.structure, bigBlind: String(t.big_blind),
-      stakes: t.stakes ?? "", players: String(t.players), seats: String(t.seats),
+      name: t.name, currency: t.currency, game: t.game, structure: t.structure, bigBlind: String(t.big_blind),
+      stakes: t.stakes ?? "", minBuyIn: String(t.min_buy_in), players: String(t.players), seats: String(t.seats),
+      avgPot: figure(t.avg_pot), playersPerFlop: figure(t.players_per_flop), handsPerHour: figure(t.hands_per_hour),
+      waiting: figure(t.waiting),
     });
     const link = row.querySelector(".name a");
     if (link) {
@@ -190,15 +247,18 @@ class Lobby {
     const seatsKey = `${t.players}/${t.seats}/${t.bots}`;
     if (seats.dataset.value !== seatsKey) {
       seats.dataset.value = seatsKey;
-      const parts = [`${t.players}/${t.seats}`];
+      const count = document.createElement("span");
+      count.className = "seat-count";
+      count.append(`${t.players}/${t.seats}`);
       if (t.bots) {
         const tag = document.createElement("span");
         tag.className = "bot-tag";
         tag.title = this.t("bots_title");
         tag.textContent = t.bots === 1 ? this.t("bots_one") : this.t("bots_other").replace("2", String(t.bots));
-        parts.push(" ", tag);
+        count.append(" ", tag);
       }
-      seats.replaceChildren(...parts);
+      seats.replaceChildren(count);
+      this.addPreviewButton(row);
       row.classList.toggle("is-full", t.players >= t.seats);
     }
     const has = (v) => v !== undefined && v !== null;
@@ -231,34 +291,157 @@ class Lobby {
     try {
       saved = JSON.parse(localStorage.getItem(FILTERS_KEY) || "{}") || {};
     } catch (e) { /* ignore */ }
-    this.savedStakes = { stakes_min: saved.stakes_min || "", stakes_max: saved.stakes_max || "" };
+    this.savedStakes = saved.stakes || "";
     for (const el of this.form.elements) {
       if (!el.name || !(el.name in saved)) continue;
       if (el.type === "checkbox") el.checked = !!saved[el.name];
-      else if (!el.name.startsWith("stakes_")) el.value = saved[el.name];
+      else if (el.name !== "stakes") el.value = saved[el.name];
     }
   }
 
+  /** One option per stakes name at the open tables (FL200 and NL200 apart), in stakes order. */
   fillStakes() {
     if (!this.form) return;
-    const values = [...this.stakes.keys()].sort((a, b) => a - b);
-    for (const name of ["stakes_min", "stakes_max"]) {
-      const select = this.form.elements[name];
-      const current = select.value || (this.savedStakes && this.savedStakes[name]) || "";
-      const key = values.join(",");
-      if (select.dataset.values !== key) {
-        select.dataset.values = key;
-        const any = select.options[0];
-        select.replaceChildren(any, ...values.map((bb) => {
-          const o = document.createElement("option");
-          o.value = String(bb);
-          o.textContent = this.stakes.get(bb) || formatNumber(bb);
-          return o;
-        }));
-      }
-      select.value = values.includes(Number(current)) ? current : "";
+    const select = this.form.elements.stakes;
+    const byName = new Map();
+    for (const row of this.rows()) {
+      const d = row.dataset;
+      if (d.stakes) byName.set(d.stakes, { stakes: d.stakes, big_blind: Number(d.bigBlind), structure: d.structure });
     }
+    const names = [...byName.values()].sort(stakesOrder).map((s) => s.stakes);
+    const current = select.value || this.savedStakes || "";
+    const key = names.join(",");
+    if (select.dataset.values !== key) {
+      select.dataset.values = key;
+      select.replaceChildren(select.options[0], ...names.map((name) => {
+        const o = document.createElement("option");
+        o.value = name;
+        o.textContent = name;
+        return o;
+      }));
+    }
+    select.value = names.includes(current) ? current : "";
     this.savedStakes = null;
+  }
+
+  // ----- sorting ----------------------------------------------------------------------------------------------
+  restoreSort() {
+    try {
+      const saved = JSON.parse(localStorage.getItem(SORT_KEY) || "null");
+      if (saved && typeof saved.key === "string" && (saved.dir === 1 || saved.dir === -1)) return saved;
+    } catch (e) { /* ignore */ }
+    return null;
+  }
+
+  sortBy(key) {
+    this.sort = this.sort && this.sort.key === key ? { key, dir: -this.sort.dir } : { key, dir: 1 };
+    try {
+      localStorage.setItem(SORT_KEY, JSON.stringify(this.sort));
+    } catch (e) { /* private mode */ }
+    this.applySort();
+  }
+
+  /** Rows in the chosen column's order (ties in the server's order), or the server's order; previews follow. */
+  applySort() {
+    const position = new Map(this.serverOrder.map((id, i) => [id, i]));
+    const rows = this.rows().sort((a, b) => {
+      const byColumn = this.sort ? compareRows(a.dataset, b.dataset, this.sort.key, this.sort.dir) : 0;
+      return byColumn || (position.get(a.dataset.tableId) ?? 1e9) - (position.get(b.dataset.tableId) ?? 1e9);
+    });
+    const anchor = document.getElementById("lobby-empty");
+    for (const row of rows) {
+      this.tbody.insertBefore(row, anchor);
+      const preview = this.previews.get(row.dataset.tableId);
+      if (preview) this.tbody.insertBefore(preview, anchor);
+    }
+    for (const th of this.table.tHead.querySelectorAll("th[data-sort]")) {
+      const active = this.sort && this.sort.key === th.dataset.sort;
+      th.setAttribute("aria-sort", active ? (this.sort.dir === 1 ? "ascending" : "descending") : "none");
+    }
+  }
+
+  // ----- who sits at a table ------------------------------------------------------------------------------------
+  addPreviewButton(row) {
+    const count = row.querySelector(".seats .seat-count");
+    if (!count || count.tagName === "BUTTON") return;
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "seat-count";
+    button.title = this.t("who_sits", { name: row.dataset.name || "" });
+    button.setAttribute("aria-expanded", this.previews.has(row.dataset.tableId) ? "true" : "false");
+    button.append(...count.childNodes);
+    count.replaceWith(button);
+  }
+
+  togglePreview(row) {
+    if (!row) return;
+    const id = row.dataset.tableId;
+    if (this.previews.has(id)) {
+      this.closePreview(id);
+      return;
+    }
+    const preview = document.createElement("tr");
+    preview.className = "lobby-preview";
+    preview.dataset.previewFor = id;
+    const cell = document.createElement("td");
+    cell.colSpan = row.cells.length;
+    preview.append(cell);
+    row.after(preview);
+    this.previews.set(id, preview);
+    row.querySelector("button.seat-count")?.setAttribute("aria-expanded", "true");
+    this.loadPreview(id);
+  }
+
+  closePreview(id) {
+    const preview = this.previews.get(id);
+    if (!preview) return;
+    preview.remove();
+    this.previews.delete(id);
+    this.tbody.querySelector(`tr[data-table-id="${CSS.escape(id)}"] button.seat-count`)?.setAttribute("aria-expanded", "false");
+  }
+
+  async loadPreview(id) {
+    const row = this.tbody.querySelector(`tr[data-table-id="${CSS.escape(id)}"]`);
+    let players = null;
+    try {
+      const answer = await fetch(`/api/tables/${encodeURIComponent(id)}/players/`, { headers: { Accept: "application/json" } });
+      if (answer.ok) players = await answer.json();
+    } catch (e) { /* shown below */ }
+    const preview = this.previews.get(id);
+    if (!preview || !row) return;
+    const cell = preview.cells[0];
+    if (!Array.isArray(players)) {
+      cell.replaceChildren(this.t("preview_failed"));
+      return;
+    }
+    if (!players.length) {
+      cell.replaceChildren(this.t("nobody_sits"));
+      return;
+    }
+    const list = document.createElement("ul");
+    list.className = "preview-players";
+    for (const p of players) {
+      const item = document.createElement("li");
+      item.dataset.seat = String(p.seat);
+      const name = document.createElement("span");
+      name.className = "preview-name";
+      name.textContent = p.name;
+      const stack = document.createElement("span");
+      stack.className = "preview-stack";
+      stack.textContent = formatMoney(p.stack, row.dataset.currency);
+      item.append(name);
+      if (p.bot) {
+        const tag = document.createElement("span");
+        tag.className = "bot-tag";
+        tag.textContent = this.t("bot");
+        item.append(" ", tag);
+      }
+      item.append(" ", stack);
+      if (p.status === "sitting_out") item.append(` (${this.t("sitting_out")})`);
+      item.title = this.t("seat_n", { n: p.seat });
+      list.append(item);
+    }
+    cell.replaceChildren(list);
   }
 
   applyFilters() {
@@ -268,10 +451,12 @@ class Lobby {
     for (const row of rows) {
       const d = row.dataset;
       const ok = matches({
-        currency: d.currency, game: d.game, structure: d.structure, big_blind: Number(d.bigBlind),
+        currency: d.currency, game: d.game, structure: d.structure, stakes: d.stakes,
         players: Number(d.players), seats: Number(d.seats),
       }, f);
       row.hidden = !ok;
+      const preview = this.previews.get(d.tableId);
+      if (preview) preview.hidden = !ok;
       if (ok) shown++;
     }
     const noMatch = document.getElementById("lobby-no-match");

@@ -8,6 +8,7 @@
 //   #i18n                 json_script of the translated strings (keys as in FALLBACK below)
 // A test harness may set window.PokerWebSocket to a fake WebSocket class before this module runs.
 
+import { describeShown } from "./hands.js";
 import {
   clamp, formatMoney, formatNumber, formatShort, parseAmount, roundDownToChip, setChipsTemplate,
 } from "./money.js";
@@ -49,7 +50,41 @@ const FALLBACK = {
   game_holdem: "Hold'em", game_omaha: "Omaha", game_omaha_hilo: "Omaha Hi-Lo",
   structure_nl: "No-Limit", structure_pl: "Pot-Limit", structure_fl: "Fixed-Limit",
   max_seats: "{n}-max", heads_up: "Heads-up", blinds: "Blinds {sb}/{bb}", chips: "{amount} chips", lobby: "Lobby",
+  time_bank_left: "Time bank {n}s", hi_lo_high: "High", hi_lo_low: "Low",
+  wallet: "Your wallet: {amount}", buy_in_below_min: "The minimum buy-in is {amount}.",
+  buy_in_above_max: "The maximum buy-in is {amount}.", over_wallet: "Your wallet holds only {amount}.",
+  not_an_amount: "Type an amount, like {example}.",
+  wallet_short: "Your wallet holds {wallet}, less than the minimum buy-in of {min}.", to_cashier: "Go to the cashier",
+  buy_in_rejoin: "You left this table less than 30 minutes ago with {amount}: you must bring at least as much back.",
+  top_up_above: "You can add at most {amount}.", top_up_below: "Add at least {amount}.",
+  top_up_short: "Your wallet holds {wallet}: not enough to add {min}.",
+  rebuy: "Rebuy", rebuy_title: "You are out of chips", rebuy_help: "Add chips from your wallet to play on.",
+  status_busted: "Out of chips",
+  leave_confirm_title: "Leave the table?",
+  leave_confirm_text: "You are in this hand: it is played out, then your stack goes back to your wallet.",
+  leave_after_hand: "Leave after this hand", stay: "Stay",
+  fold_confirm_title: "Fold when you can check?", fold_confirm_text: "Checking costs nothing: you stay in the hand.",
+  fold_anyway: "Fold anyway",
+  hand_high_card: "high card, {one}", hand_pair: "a pair of {many}", hand_two_pair: "two pair, {many} and {many2}",
+  hand_trips: "three of a kind, {many}", hand_straight: "straight, {high}", hand_flush: "flush, {high}",
+  hand_full_house: "full house, {many} full of {many2}", hand_quads: "four of a kind, {many}",
+  hand_straight_flush: "straight flush, {high}", hand_royal_flush: "royal flush", hand_low: "{cards} low",
+  ...rankNames(),
+  hand_verify: "Verify the deck", hand_replay: "Replay",
 };
+
+/** English names of the ranks: rank_one_J "jack", rank_many_J "jacks", rank_high_J "jack high". */
+function rankNames() {
+  const names = { 2: "deuce", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine", T: "ten",
+    J: "jack", Q: "queen", K: "king", A: "ace" };
+  const out = {};
+  for (const [rank, name] of Object.entries(names)) {
+    out[`rank_one_${rank}`] = name;
+    out[`rank_many_${rank}`] = rank === "6" ? "sixes" : `${name}s`;
+    out[`rank_high_${rank}`] = `${name} high`;
+  }
+  return out;
+}
 
 const SUITS = { s: "♠", h: "♥", d: "♦", c: "♣" };
 const RAISE_ACTIONS = ["bet", "raise"];
@@ -91,6 +126,36 @@ export function seatPoints(n, aspect = 2) {
     points.push({ x: Math.cos(t), y: Math.sin(t) });
   }
   return points;
+}
+
+/** How far from a box's centre, along the unit direction `d`, its edge is (`half`: half its width and height). */
+export function exitDistance(d, half) {
+  const x = Math.abs(d.x) > 1e-6 ? half.w / Math.abs(d.x) : Infinity;
+  const y = Math.abs(d.y) > 1e-6 ? half.h / Math.abs(d.y) : Infinity;
+  return Math.min(x, y);
+}
+
+function overlaps(a, b) {
+  return a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+}
+
+/**
+ * Where to put a box of half-size `size` centred at `at` so that it overlaps none of `keepOut` (rectangles in
+ * the same coordinates): where it is if it fits, else moved out on the side nearest `home` (its seat), never
+ * onto `own` (the seat's box).
+ */
+export function clearOf(at, size, keepOut, own, home = at) {
+  const rect = (p) => ({ left: p.x - size.w, right: p.x + size.w, top: p.y - size.h, bottom: p.y + size.h });
+  const hit = keepOut.find((r) => overlaps(rect(at), r));
+  if (!hit) return at;
+  const gap = 3;
+  const moves = [
+    { x: hit.left - size.w - gap, y: at.y }, { x: hit.right + size.w + gap, y: at.y },
+    { x: at.x, y: hit.top - size.h - gap }, { x: at.x, y: hit.bottom + size.h + gap },
+  ].filter((p) => !overlaps(rect(p), own) && !keepOut.some((r) => overlaps(rect(p), r)));
+  if (!moves.length) return at;
+  moves.sort((a, b) => Math.hypot(a.x - home.x, a.y - home.y) - Math.hypot(b.x - home.x, b.y - home.y));
+  return moves[0];
 }
 
 /** The gross pot: every pot's gross amount plus every bet on the table. */
@@ -145,7 +210,7 @@ export function cardText(card) {
 // ---------------------------------------------------------------------------------------------------------------
 // Small DOM helpers.
 
-function h(tag, attrs = {}, ...children) {
+export function h(tag, attrs = {}, ...children) {
   const el = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs || {})) {
     if (v === null || v === undefined || v === false) continue;
@@ -188,7 +253,7 @@ function readJSON(id, fallback) {
   }
 }
 
-function cardEl(card, extra = "") {
+export function cardEl(card, extra = "") {
   // "card" too: tests and other clients look for `.card`; table.css keeps room.css's `.card` panel style off these.
   if (!card) return h("span", { class: `pcard card back ${extra}`, "aria-hidden": "true" });
   const suit = card[1];
@@ -217,13 +282,15 @@ function isTypingTarget(el) {
 // ---------------------------------------------------------------------------------------------------------------
 
 export class TablePage {
-  constructor(root, { table, wsPath, userName, authenticated, loginUrl, strings, WebSocketImpl }) {
+  constructor(root, { table, wsPath, userName, authenticated, loginUrl, moneyUrl, cashierUrl, strings, WebSocketImpl }) {
     this.root = root;
     this.table = table || {};
     this.wsPath = wsPath;
     this.userName = userName || "";
     this.authenticated = !!authenticated;
     this.loginUrl = loginUrl || "/accounts/login/?next=" + encodeURIComponent(location.pathname);
+    this.moneyUrl = moneyUrl || "";
+    this.cashierUrl = cashierUrl || "/cashier/";
     this.strings = { ...FALLBACK, ...(strings || {}) };
     this.WebSocketImpl = WebSocketImpl || window.WebSocket;
     setChipsTemplate(this.strings.chips);
@@ -242,7 +309,8 @@ export class TablePage {
     this.amount = 0;
     this.lastActions = new Map();
     this.awards = [];
-    this.winners = new Set();
+    this.finished = null; // the last hand's end, kept on the felt until the next deal: see finishHand
+    this.handSeats = null; // the seats as the last state of the running hand showed them
     this.history = [];
     this.handKey = null;
     this.lastHand = null; // the last hand seen, for the history and the board left on the table between hands
@@ -255,6 +323,7 @@ export class TablePage {
     this.build();
     this.bindKeys();
     this.connect();
+    this.loadLastHands();
     this.tickHandle = setInterval(() => this.tick(), 200);
     this.phoneQuery = window.matchMedia("(max-width: 420px)");
     this.phoneQuery.addEventListener?.("change", () => this.renderSeats());
@@ -309,7 +378,7 @@ export class TablePage {
     E.seats = h("div", { class: "seats" });
     E.felt = h("div", { class: "felt-wrap", id: "felt" },
       h("div", { class: "felt" }, h("div", { class: "felt-logo", "aria-hidden": "true", text: "♠ ♥ ♣ ♦" })),
-      h("div", { class: "felt-center" }, E.totalPot, E.board, E.pots),
+      h("div", { class: "felt-center" }, E.board, h("div", { class: "pot-area" }, E.totalPot, E.pots)),
       E.seats);
 
     // Action bar (rebuilt for every decision), pre-actions and the spectator's line.
@@ -321,8 +390,10 @@ export class TablePage {
       h("label", { class: "pre-action" }, E.preCallAny, " ", t("call_any")));
     E.spectator = h("div", { id: "spectator-bar", class: "spectator-bar", hidden: true });
     E.seatControls = this.buildSeatControls();
-    const stage = h("div", { class: "table-stage" }, E.felt,
-      h("div", { class: "action-dock" }, E.actionBar, E.preActions, E.spectator), E.seatControls);
+    // The felt takes what the window leaves once the head and the bottom row are placed (table.css).
+    const stage = h("div", { class: "table-stage" }, h("div", { class: "felt-area" }, E.felt),
+      h("div", { class: "table-bottom" }, E.seatControls,
+        h("div", { class: "action-dock" }, E.actionBar, E.preActions, E.spectator)));
 
     // Side: chat and the last hands.
     E.chatLog = h("div", { id: "chat-log", class: "chat-log", role: "log", "aria-live": "polite" });
@@ -338,15 +409,30 @@ export class TablePage {
 
     E.buyIn = this.buildBuyInDialog();
     E.topUp = this.buildTopUpDialog();
+    E.confirm = this.buildConfirmDialog();
     E.toast = h("div", { id: "toast", class: "toast", role: "alert", "aria-live": "assertive", hidden: true });
 
     this.root.replaceChildren(h("div", { class: "table-page" }, head, h("div", { class: "table-layout" }, stage, side)),
-      E.buyIn, E.topUp, E.toast);
+      E.buyIn, E.topUp, E.confirm, E.toast);
+    // What sits above the table changes height (the head fills in, the top bar wraps): measure again then.
+    const refit = new ResizeObserver(() => this.fitToWindow());
+    refit.observe(head);
+    refit.observe(document.querySelector(".topbar") || head);
+    new ResizeObserver(() => this.placeSeatExtras()).observe(E.felt);
     this.renderHead();
     this.renderSpectatorBar();
     document.addEventListener("click", (ev) => {
       if (!E.commitmentPopover.hidden && !ev.target.closest(".commitment-wrap")) this.toggleCommitment(false);
     });
+  }
+
+  // Stacked layouts (narrow windows, the side panels below the table): the table and its bottom row take the
+  // window's height under the head, whatever the top bar's height; wide ones size by flex alone (table.css).
+  fitToWindow() {
+    const stage = this.root.querySelector(".table-stage");
+    if (!stage) return;
+    const top = stage.getBoundingClientRect().top + window.scrollY;
+    this.root.style.setProperty("--stage-top", `${Math.round(top)}px`);
   }
 
   buildSeatControls() {
@@ -358,53 +444,113 @@ export class TablePage {
     E.sitIn = h("button", { type: "button", id: "sit-in", class: "button primary", text: t("sit_in"),
       onclick: () => this.send({ type: "sit_in", post: E.sitInPost.value }) });
     E.sitInGroup = h("span", { class: "sit-in-group", hidden: true }, E.sitIn, E.sitInPost);
+    E.rebuy = h("button", { type: "button", id: "rebuy", class: "button primary", text: t("rebuy"), hidden: true,
+      onclick: () => this.openTopUp({ rebuy: true }) });
     E.autoMuck = h("input", { type: "checkbox", id: "auto-muck", checked: true, onchange: () => this.sendOptions() });
     E.straddle = h("input", { type: "checkbox", id: "straddle", onchange: () => this.sendOptions() });
     E.straddleLabel = h("label", { class: "toggle", hidden: true }, E.straddle, " ", t("straddle"));
     E.topUpButton = h("button", { type: "button", id: "top-up", class: "button ghost", text: t("top_up"), onclick: () => this.openTopUp() });
-    E.leave = h("button", { type: "button", id: "leave", class: "button danger", text: t("leave"), onclick: () => this.send({ type: "leave" }) });
+    E.leave = h("button", { type: "button", id: "leave", class: "button danger", text: t("leave"), onclick: () => this.leave() });
+    E.myTimeBank = h("span", { id: "my-time-bank", class: "my-time-bank", title: t("time_bank") });
     return h("div", { id: "seat-controls", class: "seat-controls", hidden: true },
-      E.sitOut, E.sitInGroup, h("label", { class: "toggle" }, E.autoMuck, " ", t("auto_muck")), E.straddleLabel,
-      E.topUpButton, E.leave);
+      E.rebuy, E.sitOut, E.sitInGroup, E.topUpButton, E.leave,
+      h("label", { class: "toggle" }, E.autoMuck, " ", t("auto_muck")), E.straddleLabel, E.myTimeBank);
   }
 
   buildBuyInDialog() {
     const t = (k, p) => this.t(k, p);
     const E = this.el;
     E.buyInTitle = h("h2", {});
-    E.buyInRange = h("p", { class: "range" });
+    E.buyInRange = h("p", { class: "range", id: "buy-in-range" });
+    E.buyInRejoin = h("p", { class: "note", id: "buy-in-rejoin", hidden: true });
+    E.buyInWallet = h("p", { class: "wallet", id: "buy-in-wallet" });
     E.buyInSlider = h("input", { type: "range", id: "buy-in-slider", "aria-label": t("buy_in_amount"),
-      oninput: () => { E.buyInAmount.value = formatNumber(this.buyInFromSlider()); } });
-    E.buyInAmount = h("input", { type: "text", id: "buy-in-amount", inputmode: "decimal", autocomplete: "off" });
+      oninput: () => {
+        E.buyInAmount.value = formatNumber(this.buyInFromSlider());
+        this.showDialogError(E.buyInError, "");
+      } });
+    E.buyInAmount = h("input", { type: "text", id: "buy-in-amount", inputmode: "decimal", autocomplete: "off",
+      "aria-describedby": "buy-in-error", oninput: () => this.showDialogError(E.buyInError, "") });
+    E.buyInError = h("p", { class: "dialog-error", id: "buy-in-error", role: "alert", hidden: true });
     E.buyInWait = h("input", { type: "radio", name: "buy-in-post", id: "buy-in-wait-bb", value: "wait_bb", checked: true });
     E.buyInNow = h("input", { type: "radio", name: "buy-in-post", id: "buy-in-post-now", value: "now" });
     E.buyInUnit = h("span", { class: "unit" });
+    E.buyInConfirm = h("button", { type: "submit", id: "buy-in-confirm", class: "button primary", text: t("confirm") });
     const form = h("form", { method: "dialog", onsubmit: (ev) => { ev.preventDefault(); this.confirmBuyIn(); } },
-      E.buyInTitle, E.buyInRange,
+      E.buyInTitle, E.buyInRange, E.buyInRejoin, E.buyInWallet,
       h("div", { class: "amount-row" }, E.buyInSlider,
         h("label", { class: "amount-field" }, h("span", { class: "sr-only", text: t("buy_in_amount") }), E.buyInUnit, E.buyInAmount)),
+      E.buyInError,
       h("fieldset", { class: "post-choice" },
         h("label", {}, E.buyInWait, " ", t("wait_bb")), h("label", {}, E.buyInNow, " ", t("post_now"))),
       h("div", { class: "dialog-buttons" },
         h("button", { type: "button", id: "buy-in-cancel", class: "button ghost", text: t("cancel"), onclick: () => E.buyIn.close() }),
-        h("button", { type: "submit", id: "buy-in-confirm", class: "button primary", text: t("confirm") })));
+        E.buyInConfirm));
     return h("dialog", { id: "buy-in-dialog", class: "room-dialog" }, form);
   }
 
   buildTopUpDialog() {
     const t = (k, p) => this.t(k, p);
     const E = this.el;
-    E.topUpRange = h("p", { class: "range" });
-    E.topUpAmount = h("input", { type: "text", id: "top-up-amount", inputmode: "decimal", autocomplete: "off" });
+    E.topUpTitle = h("h2", { id: "top-up-title" });
+    E.topUpRange = h("p", { class: "range", id: "top-up-range" });
+    E.topUpWallet = h("p", { class: "wallet", id: "top-up-wallet" });
+    E.topUpAmount = h("input", { type: "text", id: "top-up-amount", inputmode: "decimal", autocomplete: "off",
+      "aria-describedby": "top-up-error", oninput: () => this.showDialogError(E.topUpError, "") });
     E.topUpUnit = h("span", { class: "unit" });
+    E.topUpError = h("p", { class: "dialog-error", id: "top-up-error", role: "alert", hidden: true });
+    E.topUpHelp = h("p", { class: "help" });
+    E.topUpWait = h("input", { type: "radio", name: "top-up-post", id: "top-up-wait-bb", value: "wait_bb", checked: true });
+    E.topUpNow = h("input", { type: "radio", name: "top-up-post", id: "top-up-post-now", value: "now" });
+    E.topUpPost = h("fieldset", { class: "post-choice", hidden: true },
+      h("label", {}, E.topUpWait, " ", t("wait_bb")), h("label", {}, E.topUpNow, " ", t("post_now")));
+    E.topUpConfirm = h("button", { type: "submit", id: "top-up-confirm", class: "button primary", text: t("confirm") });
     const form = h("form", { method: "dialog", onsubmit: (ev) => { ev.preventDefault(); this.confirmTopUp(); } },
-      h("h2", { text: t("top_up_title") }), E.topUpRange,
+      E.topUpTitle, E.topUpRange, E.topUpWallet,
       h("label", { class: "amount-field" }, h("span", { class: "sr-only", text: t("top_up") }), E.topUpUnit, E.topUpAmount),
-      h("p", { class: "help", text: t("top_up_between_hands") }),
+      E.topUpError, E.topUpHelp, E.topUpPost,
       h("div", { class: "dialog-buttons" },
         h("button", { type: "button", id: "top-up-cancel", class: "button ghost", text: t("cancel"), onclick: () => E.topUp.close() }),
-        h("button", { type: "submit", id: "top-up-confirm", class: "button primary", text: t("confirm") })));
-    return h("dialog", { id: "top-up-dialog", class: "room-dialog" }, form);
+        E.topUpConfirm));
+    return h("dialog", { id: "top-up-dialog", class: "room-dialog", "aria-labelledby": "top-up-title" }, form);
+  }
+
+  buildConfirmDialog() {
+    const E = this.el;
+    E.confirmTitle = h("h2", { id: "confirm-title" });
+    E.confirmText = h("p", { class: "help", id: "confirm-text" });
+    E.confirmNo = h("button", { type: "button", id: "confirm-no", class: "button ghost" });
+    E.confirmYes = h("button", { type: "button", id: "confirm-yes", class: "button primary" });
+    const dialog = h("dialog", { id: "confirm-dialog", class: "room-dialog", "aria-labelledby": "confirm-title" },
+      E.confirmTitle, E.confirmText, h("div", { class: "dialog-buttons" }, E.confirmNo, E.confirmYes));
+    return dialog;
+  }
+
+  /** Ask before something a player may regret: resolves true (yes), false (no) or null (dismissed). */
+  ask({ title, text, yes, no, danger = false }) {
+    const E = this.el;
+    if (this.pendingAsk) this.pendingAsk(null);
+    E.confirmTitle.textContent = title;
+    E.confirmText.textContent = text;
+    E.confirmYes.textContent = yes;
+    E.confirmNo.textContent = no;
+    E.confirmYes.className = `button ${danger ? "danger" : "primary"}`;
+    E.confirmNo.className = `button ${danger ? "primary" : "ghost"}`;
+    return new Promise((resolve) => {
+      const finish = (answer) => {
+        this.pendingAsk = null;
+        E.confirmYes.onclick = E.confirmNo.onclick = E.confirm.onclose = null;
+        if (E.confirm.open) E.confirm.close();
+        resolve(answer);
+      };
+      this.pendingAsk = finish;
+      E.confirmYes.onclick = () => finish(true);
+      E.confirmNo.onclick = () => finish(false);
+      E.confirm.onclose = () => finish(null);
+      if (E.confirm.showModal) E.confirm.showModal();
+      else E.confirm.setAttribute("open", "");
+      (danger ? E.confirmNo : E.confirmYes).focus();
+    });
   }
 
   // ----- connection ---------------------------------------------------------------------------------------------
@@ -508,6 +654,7 @@ export class TablePage {
         console.warn("table event not shown", msg, e);
       }
     } else if (msg.type === "error") {
+      this.pendingSitIn = null; // a refused rebuy: the player decides again
       this.toast(msg.message || msg.code || this.t("error"));
       if (this.actPending) {
         this.actPending = false;
@@ -534,10 +681,11 @@ export class TablePage {
     if (state.hand) {
       this.handNumbers.set(String(state.hand.id), state.hand.number ?? state.hand.id);
       this.lastHand = { ...state.hand, board: state.board || [] };
+      if (this.finished && this.finished.handId !== state.hand.id) this.finished = null; // the next deal
+      if (!this.finished) this.handSeats = { handId: state.hand.id, seats: state.seats };
     }
     const handKey = state.hand ? String(state.hand.id) : null;
     if (handKey !== this.handKey) {
-      if (handKey !== null) this.winners.clear();
       this.handKey = handKey;
       this.lastActions.clear();
       this.clearPreActions();
@@ -567,11 +715,12 @@ export class TablePage {
     this.me = this.mySeat();
     this.root.classList.toggle("is-seated", !!this.me);
     this.renderHead();
+    this.renderCenter(); // first: the seats' bets are placed clear of the board and the pots
     this.renderSeats();
-    this.renderCenter();
     this.renderActionArea();
     this.renderSeatControls();
     this.renderSpectatorBar();
+    this.sitInAfterRebuy();
     this.tick();
   }
 
@@ -632,23 +781,14 @@ export class TablePage {
     const order = seats.map((s) => s.seat);
     const meIndex = this.me ? order.indexOf(this.me.seat) : 0;
     const canSit = this.authenticated && !this.me;
-    const holeCount = holeCardCount(table.game);
-    const hand = state.hand;
     const fragments = [];
     seats.forEach((seat, i) => {
       const p = points[((i - Math.max(0, meIndex)) % n + n) % n] || points[i % points.length];
       const pos = { x: 50 + (phone ? 39.5 : 45.5) * p.x, y: 50 + (phone ? 42.5 : 41.5) * p.y };
-      const betPos = { x: 50 + (phone ? 26 : 29) * p.x, y: 50 + (phone ? 27 : 24) * p.y };
-      // The dealer button sits between the seat and its bet, turned a little to one side.
-      const q = { x: p.x * Math.cos(0.42) - p.y * Math.sin(0.42), y: p.x * Math.sin(0.42) + p.y * Math.cos(0.42) };
-      const dPos = { x: 50 + (phone ? 30 : 33) * q.x, y: 50 + (phone ? 31 : 29) * q.y };
-      const style = `left:${pos.x.toFixed(2)}%;top:${pos.y.toFixed(2)}%;` +
-        `--bdx:${(betPos.x - pos.x).toFixed(2)};--bdy:${(betPos.y - pos.y).toFixed(2)};` +
-        `--ddx:${(dPos.x - pos.x).toFixed(2)};--ddy:${(dPos.y - pos.y).toFixed(2)};` +
-        `--side:${p.x >= 0 ? 1 : -1};--vert:${p.y >= 0 ? 1 : -1}`;
+      const style = `left:${pos.x.toFixed(2)}%;top:${pos.y.toFixed(2)}%`;
+      const place = { "data-px": p.x.toFixed(4), "data-py": p.y.toFixed(4), style };
       const status = seat.player ? seat.status : "empty";
       if (!seat.player || status === "empty") {
-        const attrs = { class: "seat empty", "data-seat": seat.seat, style, "aria-label": this.t("seat_n", { n: seat.seat }) };
         let content;
         if (canSit) {
           content = h("button", { type: "button", class: "sit-here", "data-seat": seat.seat, text: this.t("sit_here"),
@@ -658,82 +798,179 @@ export class TablePage {
         } else {
           content = h("span", { class: "open-seat", text: this.t("open_seat") });
         }
-        fragments.push(h("div", attrs, content));
+        fragments.push(h("div", { class: "seat empty", "data-seat": seat.seat, ...place,
+          "aria-label": this.t("seat_n", { n: seat.seat }) }, content));
         return;
       }
-      const isMe = this.me && this.me.seat === seat.seat;
-      const isTurn = state.to_act === seat.seat && !!hand;
-      const classes = ["seat", `status-${status}`];
-      if (isMe) classes.push("is-me");
-      if (this.winners.has(seat.seat)) classes.push("is-winner");
-      if (isTurn) classes.push("is-turn");
-      if (seat.player.bot) classes.push("is-bot");
-
-      // Cards: real ones when we may see them; backs while a player holds cards we may not see.
-      let cards = [];
-      const inHand = typeof seat.has_cards === "boolean" ? seat.has_cards : !!hand && (status === "active" || status === "all_in");
-      if (Array.isArray(seat.cards) && seat.cards.length) cards = seat.cards.map((c) => cardEl(c));
-      else if (inHand) cards = Array.from({ length: holeCount }, () => cardEl(null));
-      const shown = Array.isArray(seat.cards) && seat.cards.length && !isMe;
-      const cardsEl = h("div", { class: `cards n${cards.length}${shown ? " shown" : ""}` }, cards);
-
-      let statusText = "";
-      if (status === "waiting_bb") statusText = this.t("status_waiting_bb");
-      else if (status === "sitting_out") statusText = this.t("status_sitting_out");
-      else if (status === "folded") statusText = this.t("status_folded");
-      else if (status === "all_in") statusText = this.t("status_all_in");
-      else if (this.lastActions.has(seat.seat)) statusText = this.t(`last_${this.lastActions.get(seat.seat)}`);
-      if (seat.leaving) statusText = this.t("status_leaving");
-      else if (seat.sitting_out_next && status !== "sitting_out") statusText = this.t("status_sitting_out_next");
-
-      const bet = seat.bet || 0;
-      const betEl = h("div", { class: `bet${bet ? "" : " none"}`, "data-amount": bet },
-        bet ? [h("span", { class: "chip-stack", "aria-hidden": "true" }), h("span", { class: "bet-amount", text: this.short(bet) })] : []);
-      const timer = isTurn ? h("div", { class: "timer", "data-seat": seat.seat },
-        h("div", { class: "timer-bar" }), h("span", { class: "timer-text" })) : null;
-      const bank = seat.time_bank_ms && (isTurn || isMe) ? h("span", { class: "time-bank", title: this.t("time_bank") },
-        icon("clock"), " ", this.t("seconds", { n: Math.round(seat.time_bank_ms / 1000) })) : null;
-      const plate = h("div", { class: "plate" },
-        h("div", { class: "name", title: seat.player.name },
-          h("span", { class: "player-name", text: seat.player.name }),
-          seat.player.bot ? h("span", { class: "bot-badge", title: this.t("bot_title"), text: this.t("bot") }) : null),
-        h("div", { class: "plate-row" },
-          h("span", { class: "stack", "data-amount": seat.stack || 0, text: this.short(seat.stack || 0) }), bank),
-        h("div", { class: "status", text: statusText }),
-        timer);
-      const button = state.button === seat.seat
-        ? h("span", { class: "dealer-button", title: this.t("dealer_button"), text: "D" }) : null;
-      fragments.push(h("div", { class: classes.join(" "), "data-seat": seat.seat, "data-status": status, style }, cardsEl, plate, betEl, button));
+      fragments.push(this.seatElement(seat, status, place));
     });
     container.replaceChildren(...fragments);
     this.root.querySelector(".felt-wrap").dataset.seats = String(n);
+    this.placeSeatExtras();
     this.tick();
+  }
+
+  seatElement(seat, status, place) {
+    const state = this.state;
+    const hand = state.hand;
+    const finished = this.finished;
+    const isMe = !!this.me && this.me.seat === seat.seat;
+    const isTurn = state.to_act === seat.seat && !!hand;
+    const won = finished ? finished.won.get(seat.seat) || 0 : 0;
+    const classes = ["seat", `status-${status}`];
+    if (isMe) classes.push("is-me");
+    if (won) classes.push("is-winner");
+    if (isTurn) classes.push("is-turn");
+    if (seat.player.bot) classes.push("is-bot");
+
+    const { cards, shown, kept } = this.seatCards(seat, status, isMe);
+    const cardsEl = h("div", { class: `cards n${cards.length}${shown ? " shown" : ""}${kept ? " kept" : ""}` },
+      cards.map((c) => cardEl(c)));
+    const board = finished ? finished.board : state.board || [];
+    const named = cards.length && cards[0] && (shown || isMe) && board.length >= 3
+      ? describeShown(cards, board, this.currentTable().game, (k, p) => this.t(k, p)) : "";
+
+    let statusText = "";
+    if (this.isBusted(seat)) statusText = this.t("status_busted");
+    else if (status === "waiting_bb") statusText = this.t("status_waiting_bb");
+    else if (status === "sitting_out") statusText = this.t("status_sitting_out");
+    else if (status === "folded") statusText = this.t("status_folded");
+    else if (status === "all_in") statusText = this.t("status_all_in");
+    else if (this.lastActions.has(seat.seat)) statusText = this.t(`last_${this.lastActions.get(seat.seat)}`);
+    if (seat.leaving) statusText = this.t("status_leaving");
+    else if (seat.sitting_out_next && status !== "sitting_out") statusText = this.t("status_sitting_out_next");
+
+    const bet = seat.bet || 0;
+    const betEl = h("div", { class: `bet${bet ? "" : " none"}`, "data-amount": bet },
+      bet ? [h("span", { class: "chip-stack", "aria-hidden": "true" }), h("span", { class: "bet-amount", text: this.short(bet) })] : []);
+    const wonEl = won ? h("div", { class: "won", "data-amount": won, title: this.t("hand_won", { name: seat.player.name, amount: this.money(won) }) },
+      h("span", { class: "chip-stack", "aria-hidden": "true" }), `+${this.short(won)}`) : null;
+    const timer = isTurn ? h("div", { class: "timer", "data-seat": seat.seat },
+      h("div", { class: "timer-bar" }), h("span", { class: "timer-text" })) : null;
+    const bank = isTurn && seat.time_bank_ms
+      ? h("span", { class: "time-bank", text: this.t("time_bank_left", { n: Math.round(seat.time_bank_ms / 1000) }) }) : null;
+    const plate = h("div", { class: "plate" }, wonEl,
+      seat.player.bot ? h("span", { class: "bot-badge", title: this.t("bot_title"), text: this.t("bot") }) : null,
+      h("div", { class: "name", title: seat.player.name }, h("span", { class: "player-name", text: seat.player.name })),
+      h("div", { class: "plate-row" }, h("span", { class: "stack", "data-amount": seat.stack || 0, text: this.short(seat.stack || 0) })),
+      // The hand's name while it matters, unless the seat has news of its own (broke, leaving).
+      named && !this.isBusted(seat) && !seat.leaving ? h("div", { class: "hand-name", text: named })
+        : h("div", { class: "status", text: statusText }),
+      timer, bank);
+    const button = state.button === seat.seat
+      ? h("span", { class: "dealer-button", title: this.t("dealer_button"), text: "D" }) : null;
+    return h("div", { class: classes.join(" "), "data-seat": seat.seat, "data-status": status, ...place },
+      cardsEl, plate, betEl, button);
+  }
+
+  /** The cards a seat shows: real ones when we may see them (ours, shown ones, those shown when the last hand
+   * ended, ours kept for our eyes until the next deal: `kept`), else backs while the player holds cards. */
+  seatCards(seat, status, isMe) {
+    const state = this.state;
+    const finished = this.finished;
+    if (Array.isArray(seat.cards) && seat.cards.length) return { cards: seat.cards, shown: !isMe };
+    if (finished) {
+      const shown = finished.shown.get(seat.seat);
+      if (shown) return { cards: shown, shown: true };
+      if (isMe && finished.mine && !finished.folded.has(seat.seat)) return { cards: finished.mine, shown: false, kept: true };
+      return { cards: [], shown: false };
+    }
+    const inHand = typeof seat.has_cards === "boolean" ? seat.has_cards : !!state.hand && (status === "active" || status === "all_in");
+    return { cards: inHand ? Array(holeCardCount(this.currentTable().game)).fill(null) : [], shown: false };
+  }
+
+  // Bets and the dealer button sit just in front of each seat, toward the centre, clear of its plate
+  // and cards whatever their size (measured: names, card counts and screen sizes change them), and moved aside
+  // when that spot is on the board or the pots (a narrow screen's side seats).
+  placeSeatExtras() {
+    const felt = this.el.felt;
+    const width = felt.clientWidth;
+    const height = felt.clientHeight;
+    if (!width || !height) return;
+    const centre = [this.el.board, this.el.seats.parentElement.querySelector(".pot-area")]
+      .map((el) => el.getBoundingClientRect()).filter((r) => r.width && r.height);
+    for (const seat of this.el.seats.querySelectorAll(".seat")) {
+      const dx0 = -Number(seat.dataset.px) * width;
+      const dy0 = -Number(seat.dataset.py) * height;
+      const length = Math.hypot(dx0, dy0) || 1;
+      const d = { x: dx0 / length, y: dy0 / length };
+      const box = seat.getBoundingClientRect();
+      const half = { w: box.width / 2, h: box.height / 2 };
+      const mid = { x: box.left + half.w, y: box.top + half.h };
+      const bet = seat.querySelector(".bet:not(.none)");
+      if (bet) {
+        const size = { w: bet.offsetWidth / 2, h: bet.offsetHeight / 2 };
+        const dist = exitDistance(d, half) + exitDistance(d, size) + 6;
+        const at = clearOf({ x: mid.x + d.x * dist, y: mid.y + d.y * dist }, size, centre, box, mid);
+        bet.style.left = `calc(50% + ${(at.x - mid.x).toFixed(1)}px)`;
+        bet.style.top = `calc(50% + ${(at.y - mid.y).toFixed(1)}px)`;
+      }
+      const button = seat.querySelector(".dealer-button");
+      if (button) {
+        // Beside the bet: turned a little from the line to the centre.
+        const turn = d.x * d.y >= 0 ? -0.6 : 0.6;
+        const r = { x: d.x * Math.cos(turn) - d.y * Math.sin(turn), y: d.x * Math.sin(turn) + d.y * Math.cos(turn) };
+        const dist = exitDistance(r, half) + button.offsetWidth / 2 + 4;
+        button.style.left = `calc(50% + ${(r.x * dist).toFixed(1)}px)`;
+        button.style.top = `calc(50% + ${(r.y * dist).toFixed(1)}px)`;
+      }
+    }
   }
 
   renderCenter() {
     const state = this.state;
     const E = this.el;
+    const finished = this.finished;
     let board = state.board || [];
     // Between hands the last board stays on the felt until the next deal, as in every room.
-    if (!state.hand && !board.length && this.lastHand) board = this.lastHand.board || [];
+    if (!state.hand && !board.length) board = finished ? finished.board : (this.lastHand && this.lastHand.board) || [];
     E.board.classList.toggle("is-past", !state.hand && board.length > 0);
     const slots = [];
     for (let i = 0; i < 5; i++) slots.push(board[i] ? cardEl(board[i], "board-card") : h("span", { class: "pcard slot", "aria-hidden": "true" }));
     E.board.replaceChildren(...slots);
     E.board.classList.toggle("is-empty", board.length === 0);
 
-    const pots = state.pots || [];
-    E.pots.replaceChildren(...pots.map((pot, i) => h("div", {
-      class: `pot${i === 0 ? " main" : " side"}`, "data-pot": i, "data-amount": pot.amount, "data-rake": pot.rake || 0,
-      "data-net": pot.net ?? pot.amount,
-      title: `${this.t("gross", { amount: this.money(pot.amount) })} · ${this.t("rake", { amount: this.money(pot.rake || 0) })}`,
-    },
-    h("span", { class: "pot-label", text: i === 0 ? this.t("main_pot") : this.t("side_pot", { n: i }) }),
-    h("span", { class: "pot-net", text: this.money(pot.net ?? pot.amount) }),
-    h("span", { class: "pot-rake", text: this.t("rake", { amount: this.short(pot.rake || 0) }) }))));
-    const gross = grossPot(state);
+    // One pot figure while the hand is played (with the side pots named once there are any); at its end each
+    // pot with its gross amount, rake and what its winners shared.
+    const gross = finished ? 0 : grossPot(state);
     E.totalPot.textContent = gross ? this.t("total_pot", { amount: this.money(gross) }) : "";
     E.totalPot.dataset.amount = String(gross);
+    E.pots.classList.toggle("is-final", !!finished);
+    if (finished) {
+      E.pots.replaceChildren(...finished.pots.map((pot, i) => this.potResult(pot, i)));
+      return;
+    }
+    const pots = state.pots || [];
+    const live = pots.length > 1 ? pots : [];
+    E.pots.replaceChildren(...live.map((pot, i) => h("div", {
+      class: `pot${i === 0 ? " main" : " side"}`, "data-pot": i, "data-amount": pot.amount, "data-rake": pot.rake || 0,
+      "data-net": pot.net ?? pot.amount,
+    }, h("span", { class: "pot-label", text: this.potName(i) }), h("span", { class: "pot-net", text: this.short(pot.amount) }))));
+  }
+
+  potName(i) {
+    return i === 0 ? this.t("main_pot") : this.t("side_pot", { n: i });
+  }
+
+  potResult(pot, i) {
+    const name = (seat) => this.seatName(seat, this.finished.names);
+    const winners = winnerList(pot.winners).filter((w) => w.amount);
+    const high = new Set(pot.high_winners || []);
+    const low = new Set(pot.low_winners || []);
+    const split = low.size > 0;
+    const lines = winners.map((w) => {
+      const half = split ? [high.has(w.seat) ? this.t("hi_lo_high") : null, low.has(w.seat) ? this.t("hi_lo_low") : null].filter(Boolean).join("/") : "";
+      return h("span", { class: "pot-winner", "data-seat": w.seat },
+        this.t("hand_won", { name: name(w.seat), amount: this.short(w.amount) }) + (half ? ` (${half})` : ""));
+    });
+    return h("div", {
+      class: `pot${i === 0 ? " main" : " side"}`, "data-pot": i, "data-amount": pot.amount, "data-rake": pot.rake || 0,
+      "data-net": pot.net ?? pot.amount,
+    },
+    h("span", { class: "pot-label", text: this.potName(i) }),
+    h("span", { class: "pot-net", text: this.money(pot.net ?? pot.amount) }),
+    h("span", { class: "pot-rake", text: `${this.t("gross", { amount: this.short(pot.amount) })} · ${this.t("rake", { amount: this.short(pot.rake || 0) })}` }),
+    ...lines);
   }
 
   // ----- timer --------------------------------------------------------------------------------------------------
@@ -782,13 +1019,15 @@ export class TablePage {
   renderActionArea() {
     const state = this.state;
     const E = this.el;
+    this.dropStaleQuestion();
     const legal = this.authenticated ? state.legal : [];
     if (legal.length) {
-      const key = `${state.hand ? state.hand.id : "-"}:${state.hand ? state.hand.action_no : "-"}:${JSON.stringify(legal)}`;
+      const key = this.decisionKeyOf(legal);
       if (key !== this.decisionKey) {
         this.decisionKey = key;
         this.actPending = false;
         this.buildActionBar(legal);
+        E.actionBar.classList.remove("is-pending"); // left by the last decision's answer
         E.actionBar.hidden = false;
         E.preActions.hidden = true;
         document.title = "● " + this.t("your_turn") + " · " + this.baseTitle;
@@ -810,6 +1049,21 @@ export class TablePage {
     const canPre = !!me && !!state.hand && me.status === "active" && state.to_act !== me.seat && state.hand.street !== "showdown";
     E.preActions.hidden = !canPre;
     if (!canPre) this.clearPreActions();
+  }
+
+  /** What names the decision the bar answers: the hand, its action number and what is legal. */
+  decisionKeyOf(legal) {
+    const hand = this.state.hand;
+    return `${hand ? hand.id : "-"}:${hand ? hand.action_no : "-"}:${JSON.stringify(legal)}`;
+  }
+
+  /** A "fold when you can check?" question whose decision is gone (acted on by the clock, say) is withdrawn. */
+  dropStaleQuestion() {
+    if (!this.askingFor) return;
+    const legal = this.authenticated ? this.state.legal : [];
+    if (legal.length && this.decisionKeyOf(legal) === this.askingFor) return;
+    this.askingFor = null;
+    if (this.pendingAsk) this.pendingAsk(null);
   }
 
   legalEntry(action) {
@@ -881,16 +1135,11 @@ export class TablePage {
     if (has("show")) buttons.push(this.actionButton("show", this.t("show"), null));
     if (has("muck")) buttons.push(this.actionButton("muck", this.t("muck"), null));
 
-    const legend = h("div", { class: "key-legend", "aria-hidden": "true" },
-      h("span", {}, h("kbd", { text: "F" }), " ", this.t("fold")),
-      h("span", {}, h("kbd", { text: "C" }), " ", this.t("check"), "/", this.t("call", { amount: "" }).trim()),
-      this.raiseEntry ? h("span", {}, h("kbd", { text: "R" }), " ", this.t(`last_${this.raiseEntry.action}`)) : null,
-      this.raiseEntry ? h("span", {}, h("kbd", { text: "Enter" }), " ", this.t("confirm")) : null);
-    E.actionBar.replaceChildren(...[
-      h("div", { class: "your-turn", text: this.t("your_turn") }),
-      sizing.length ? h("div", { class: "bet-sizing" }, sizing) : null,
-      h("div", { class: "action-buttons" }, buttons),
-      legend].filter(Boolean));
+    // The keys are on the buttons and under "Shortcuts" in the head: no legend row, the bar stays low.
+    E.actionBar.replaceChildren(
+      h("div", { class: "action-top" }, h("div", { class: "your-turn", text: this.t("your_turn") }),
+        sizing.length ? h("div", { class: "bet-sizing" }, sizing) : null),
+      h("div", { class: "action-buttons" }, buttons));
     if (this.raiseEntry) this.setAmount(this.raiseEntry.min);
   }
 
@@ -930,9 +1179,22 @@ export class TablePage {
     return this.amount;
   }
 
-  act(action) {
+  act(action, { confirmed = false } = {}) {
     const state = this.state;
     if (!state || this.actPending || !this.legalEntry(action)) return;
+    if (action === "fold" && !confirmed && this.legalEntry("check")) {
+      const key = this.decisionKey;
+      this.askingFor = key;
+      this.ask({
+        title: this.t("fold_confirm_title"), text: this.t("fold_confirm_text"),
+        yes: this.t("fold_anyway"), no: this.t("check"), danger: true,
+      }).then((fold) => {
+        this.askingFor = null;
+        if (fold === null || key !== this.decisionKey) return; // dismissed, or the decision is gone
+        this.act(fold ? "fold" : "check", { confirmed: true });
+      });
+      return;
+    }
     const message = { type: "act", action };
     if (RAISE_ACTIONS.includes(action)) message.amount = this.readTypedAmount();
     message.hand_id = state.hand ? state.hand.id : null;
@@ -1015,17 +1277,43 @@ export class TablePage {
     E.seatControls.hidden = !me;
     if (!me) return;
     const sittingOut = me.status === "sitting_out";
+    const busted = this.isBusted(me);
     E.sitOut.hidden = sittingOut;
     E.sitOut.disabled = !!me.sitting_out_next;
-    E.sitInGroup.hidden = !sittingOut;
+    E.sitInGroup.hidden = !sittingOut || busted;
+    E.rebuy.hidden = !busted;
     E.autoMuck.checked = !!this.options.auto_muck;
     E.straddle.checked = !!this.options.straddle;
     E.straddleLabel.hidden = !this.currentTable().straddle;
     const table = this.currentTable();
     const room = (table.max_buy_in || 0) - (me.stack || 0);
-    const inHand = !!this.state.hand && ["active", "all_in", "folded"].includes(me.status);
-    E.topUpButton.disabled = room < this.chip() || inHand;
+    E.topUpButton.hidden = busted;
+    E.topUpButton.disabled = room < this.chip() || this.inHand(me);
     E.topUpButton.title = this.t("top_up_between_hands");
+    E.myTimeBank.replaceChildren(icon("clock"), " ", this.t("time_bank_left", { n: Math.round((me.time_bank_ms || 0) / 1000) }));
+  }
+
+  /** Dealt into the hand being played (folded included: the seat's chips are in it until it ends). */
+  inHand(seat) {
+    return !!this.state.hand && ["active", "all_in", "folded"].includes(seat.status);
+  }
+
+  /** Out of chips: the server sat the player out with less than a big blind; a rebuy brings them back. */
+  isBusted(seat) {
+    return seat.status === "sitting_out" && (seat.stack || 0) < (this.currentTable().big_blind || 1);
+  }
+
+  leave() {
+    const me = this.me;
+    if (!me) return;
+    if (!this.inHand(me) || me.leaving) {
+      this.send({ type: "leave" });
+      return;
+    }
+    this.ask({
+      title: this.t("leave_confirm_title"), text: this.t("leave_confirm_text"),
+      yes: this.t("leave_after_hand"), no: this.t("stay"), danger: true,
+    }).then((yes) => { if (yes) this.send({ type: "leave" }); });
   }
 
   renderSpectatorBar() {
@@ -1048,64 +1336,174 @@ export class TablePage {
     this.send({ type: "options", auto_muck: this.options.auto_muck, straddle: this.options.straddle });
   }
 
-  openBuyIn(seatNumber) {
+  /** The player's money at this table from the server (bounds, wallet, top-up room), or null if unavailable. */
+  async fetchMoney() {
+    if (!this.moneyUrl) return null;
+    try {
+      const answer = await fetch(this.moneyUrl, {
+        credentials: "same-origin", headers: { Accept: "application/json" }, signal: AbortSignal.timeout(4000),
+      });
+      return answer.ok ? await answer.json() : null;
+    } catch (e) {
+      return null; // the box opens with the table's own bounds
+    }
+  }
+
+  showDialogError(el, text) {
+    el.textContent = text;
+    el.hidden = !text;
+  }
+
+  /** A typed amount checked against [min, max] and the wallet: {amount} or {error} in words. */
+  checkAmount(text, { min, max, wallet, belowKey, aboveKey }) {
+    const typed = parseAmount(text);
+    if (typed === null) return { error: this.t("not_an_amount", { example: formatNumber(min) }) };
+    const amount = roundDownToChip(typed, this.chip());
+    if (amount < min) return { error: this.t(belowKey, { amount: this.money(min) }) };
+    if (amount > max) return { error: this.t(aboveKey, { amount: this.money(max) }) };
+    if (Number.isFinite(wallet) && amount > wallet) return { error: this.t("over_wallet", { amount: this.money(wallet) }) };
+    return { amount };
+  }
+
+  /** What a box offers first: as much as the wallet affords, within [min, max]. */
+  defaultAmount(min, max, wallet) {
+    const affordable = Number.isFinite(wallet) ? Math.min(max, wallet) : max;
+    return roundDownToChip(Math.max(min, affordable), this.chip());
+  }
+
+  // The box opens once the player's bounds and wallet are known (a moment), so that what they type is never
+  // replaced by a default arriving late.
+  async openBuyIn(seatNumber) {
     const table = this.currentTable();
     const E = this.el;
-    const chip = this.chip();
+    const offer = await this.fetchMoney();
+    if (this.me) return; // seated meanwhile (another tab)
     this.buyInSeat = seatNumber;
+    this.buyInOffer = offer || { min: table.min_buy_in, max: table.max_buy_in, table_min: table.min_buy_in, wallet: NaN };
     E.buyInTitle.textContent = this.t("buy_in_title", { seat: seatNumber });
-    E.buyInRange.textContent = this.t("buy_in_range", { min: this.money(table.min_buy_in), max: this.money(table.max_buy_in) });
     E.buyInUnit.textContent = this.currency() === "eur" ? "€" : "";
-    E.buyInSlider.min = "0";
-    E.buyInSlider.max = String(Math.ceil((table.max_buy_in - table.min_buy_in) / chip));
-    E.buyInSlider.step = "1";
-    E.buyInSlider.value = E.buyInSlider.max;
-    E.buyInAmount.value = formatNumber(table.max_buy_in);
     E.buyInWait.checked = true;
+    this.fillBuyIn();
     if (E.buyIn.showModal) E.buyIn.showModal();
     else E.buyIn.setAttribute("open", "");
     E.buyInAmount.focus();
     E.buyInAmount.select();
   }
 
+  fillBuyIn() {
+    const E = this.el;
+    const { min, max, table_min: tableMin, wallet } = this.buyInOffer;
+    const chip = this.chip();
+    E.buyInRange.textContent = this.t("buy_in_range", { min: this.money(min), max: this.money(max) });
+    E.buyInRejoin.hidden = !(min > tableMin);
+    E.buyInRejoin.textContent = this.t("buy_in_rejoin", { amount: this.money(min) });
+    E.buyInWallet.hidden = !Number.isFinite(wallet);
+    E.buyInWallet.textContent = this.t("wallet", { amount: this.money(wallet) });
+    E.buyInSlider.min = "0";
+    E.buyInSlider.max = String(Math.max(0, Math.ceil((max - min) / chip)));
+    E.buyInSlider.step = "1";
+    const amount = this.defaultAmount(min, max, wallet);
+    E.buyInSlider.value = String(amount >= max ? E.buyInSlider.max : Math.round((amount - min) / chip));
+    E.buyInAmount.value = formatNumber(amount);
+    const short = Number.isFinite(wallet) && wallet < min;
+    this.showDialogError(E.buyInError, short ? this.t("wallet_short", { wallet: this.money(wallet), min: this.money(min) }) : "");
+    if (short) E.buyInError.append(" ", h("a", { href: this.cashierUrl, text: this.t("to_cashier") }));
+    E.buyInConfirm.disabled = short;
+  }
+
   buyInFromSlider() {
-    const table = this.currentTable();
-    return Math.min(table.max_buy_in, table.min_buy_in + Number(this.el.buyInSlider.value) * this.chip());
+    const { min, max } = this.buyInOffer;
+    return Math.min(max, min + Number(this.el.buyInSlider.value) * this.chip());
   }
 
   confirmBuyIn() {
-    const table = this.currentTable();
     const E = this.el;
-    const typed = parseAmount(E.buyInAmount.value);
-    const entry = { min: table.min_buy_in, max: table.max_buy_in };
-    const amount = clampToLegal(typed === null ? table.max_buy_in : typed, entry, this.chip());
+    const checked = this.checkAmount(E.buyInAmount.value, {
+      ...this.buyInOffer, belowKey: "buy_in_below_min", aboveKey: "buy_in_above_max",
+    });
+    if (checked.error) {
+      this.showDialogError(E.buyInError, checked.error);
+      E.buyInAmount.focus();
+      return;
+    }
     const post = E.buyInNow.checked ? "now" : "wait_bb";
-    if (this.send({ type: "join", seat: this.buyInSeat, buy_in: amount, post })) E.buyIn.close();
+    if (this.send({ type: "join", seat: this.buyInSeat, buy_in: checked.amount, post })) E.buyIn.close();
   }
 
-  openTopUp() {
+  /** Top up between hands, or (`rebuy`) add chips after going broke and sit back in once they are there. */
+  async openTopUp({ rebuy = false } = {}) {
+    if (!this.me) return;
+    const offer = await this.fetchMoney();
     const me = this.me;
     if (!me) return;
     const E = this.el;
     const table = this.currentTable();
-    const room = roundDownToChip(Math.max(0, table.max_buy_in - (me.stack || 0)), this.chip());
-    E.topUpRange.textContent = this.t("top_up_range", { max: this.money(room) });
+    const chip = this.chip();
+    const room = roundDownToChip(Math.max(0, table.max_buy_in - (me.stack || 0)), chip);
+    const known = offer && offer.top_up_max !== null;
+    this.topUpOffer = {
+      rebuy, max: known ? roundDownToChip(offer.top_up_max, chip) : room, wallet: known ? offer.wallet : NaN,
+      min: this.topUpMin(rebuy, room),
+    };
+    E.topUpTitle.textContent = this.t(rebuy ? "rebuy_title" : "top_up_title");
+    E.topUpHelp.textContent = this.t(rebuy ? "rebuy_help" : "top_up_between_hands");
+    E.topUpPost.hidden = !rebuy;
+    E.topUpWait.checked = true;
     E.topUpUnit.textContent = this.currency() === "eur" ? "€" : "";
-    E.topUpAmount.value = formatNumber(room);
-    E.topUpAmount.dataset.max = String(room);
+    this.fillTopUp();
     if (E.topUp.showModal) E.topUp.showModal();
     else E.topUp.setAttribute("open", "");
     E.topUpAmount.focus();
     E.topUpAmount.select();
   }
 
+  /** A rebuy brings the stack back to at least the table's minimum buy-in; a top-up adds at least a chip. */
+  topUpMin(rebuy, room) {
+    const chip = this.chip();
+    const stack = (this.me && this.me.stack) || 0;
+    const wanted = rebuy ? (this.currentTable().min_buy_in || 0) - stack : chip;
+    return Math.min(room, Math.max(chip, roundDownToChip(wanted, chip)));
+  }
+
+  fillTopUp() {
+    const E = this.el;
+    const { min, max, wallet } = this.topUpOffer;
+    E.topUpRange.textContent = this.t("top_up_range", { max: this.money(max) });
+    E.topUpWallet.hidden = !Number.isFinite(wallet);
+    E.topUpWallet.textContent = this.t("wallet", { amount: this.money(wallet) });
+    E.topUpAmount.value = formatNumber(this.defaultAmount(min, max, wallet));
+    E.topUpAmount.dataset.max = String(max);
+    const short = max < min || max <= 0;
+    const walletShort = short && Number.isFinite(wallet) && wallet < min;
+    let problem = "";
+    if (walletShort) problem = this.t("top_up_short", { wallet: this.money(wallet), min: this.money(min) });
+    else if (short) problem = this.t("top_up_above", { amount: this.money(Math.max(0, max)) });
+    this.showDialogError(E.topUpError, problem);
+    if (walletShort) E.topUpError.append(" ", h("a", { href: this.cashierUrl, text: this.t("to_cashier") }));
+    E.topUpConfirm.disabled = short;
+  }
+
   confirmTopUp() {
     const E = this.el;
-    const max = Number(E.topUpAmount.dataset.max) || 0;
-    const typed = parseAmount(E.topUpAmount.value);
-    const chip = this.chip();
-    const amount = clampToLegal(typed === null ? max : typed, { min: Math.min(chip, max), max }, chip);
-    if (amount > 0 && this.send({ type: "top_up", amount })) E.topUp.close();
+    const offer = this.topUpOffer;
+    const checked = this.checkAmount(E.topUpAmount.value, { ...offer, belowKey: "top_up_below", aboveKey: "top_up_above" });
+    if (checked.error) {
+      this.showDialogError(E.topUpError, checked.error);
+      E.topUpAmount.focus();
+      return;
+    }
+    if (!this.send({ type: "top_up", amount: checked.amount })) return;
+    this.pendingSitIn = offer.rebuy ? (E.topUpNow.checked ? "now" : "wait_bb") : null;
+    E.topUp.close();
+  }
+
+  /** After a rebuy: sit back in once the chips have reached the seat (the state shows them). */
+  sitInAfterRebuy() {
+    const me = this.me;
+    if (!this.pendingSitIn || !me || me.status !== "sitting_out" || this.isBusted(me)) return;
+    const post = this.pendingSitIn;
+    this.pendingSitIn = null;
+    this.send({ type: "sit_in", post });
   }
 
   // ----- chat, events, last hands -------------------------------------------------------------------------------
@@ -1115,9 +1513,41 @@ export class TablePage {
     if (this.send({ type: "chat", text })) this.el.chatInput.value = "";
   }
 
-  seatName(seatNumber) {
+  /** A seat's player by name: `names` (seat -> name) first, for a hand whose players may have left since. */
+  seatName(seatNumber, names = null) {
+    if (names && names.has(seatNumber)) return names.get(seatNumber);
     const seat = this.state && this.state.seats.find((s) => s.seat === seatNumber);
     return (seat && seat.player && seat.player.name) || this.t("seat_n", { n: seatNumber });
+  }
+
+  /**
+   * A hand ended: keep its end on the felt until the next deal (the server waits a few seconds before dealing):
+   * the cards shown at their seats with the hands' names, each pot's gross, rake and winners, what each seat won.
+   * `ev` is the `hand_ended` event, which carries the board, the shown hands and the pots (seats from 1).
+   */
+  finishHand(ev) {
+    const handId = ev.hand_id ?? (this.lastHand && this.lastHand.id);
+    const seats = this.handSeats && this.handSeats.handId === handId ? this.handSeats.seats : (this.state ? this.state.seats : []);
+    const pots = Array.isArray(ev.pots) ? ev.pots : [];
+    const won = new Map();
+    for (const pot of pots) {
+      for (const w of winnerList(pot.winners)) won.set(w.seat, (won.get(w.seat) || 0) + (w.amount || 0));
+    }
+    const me = this.me && seats.find((s) => s.seat === this.me.seat);
+    this.finished = {
+      handId,
+      board: Array.isArray(ev.board) ? ev.board : (this.lastHand && this.lastHand.board) || [],
+      shown: new Map(Object.entries(ev.shown || {}).map(([seat, cards]) => [Number(seat), cards])),
+      pots,
+      won,
+      names: new Map(seats.filter((s) => s.player).map((s) => [s.seat, s.player.name])),
+      folded: new Set(seats.filter((s) => s.status === "folded").map((s) => s.seat)),
+      mine: me && Array.isArray(me.cards) && me.cards.length ? me.cards : null,
+    };
+    if (this.state) {
+      this.renderCenter();
+      this.renderSeats();
+    }
   }
 
   chatLine(kind, name, text) {
@@ -1186,14 +1616,13 @@ export class TablePage {
           if (!w.amount) continue;
           const who = name(w);
           this.awards.push({ name: who, amount: w.amount, seat: w.seat });
-          if (Number.isInteger(w.seat)) this.winners.add(w.seat);
           this.dealerLine(this.t("wins", { name: who, amount: this.money(w.amount) }) + (w.description ? ` (${w.description})` : ""));
         }
         break;
       }
       case "hand_ended":
         this.addHistory(ev);
-        if (this.state) this.renderSeats();
+        this.finishHand(ev);
         break;
       default:
         break;
@@ -1218,7 +1647,8 @@ export class TablePage {
       (this.lastHand && (this.lastHand.number ?? this.lastHand.id)) ?? "";
     const board = Array.isArray(ev.board) ? ev.board : this.lastHand && this.lastHand.board ? this.lastHand.board : [];
     if (this.lastHand && Array.isArray(ev.board) && ev.board.length) this.lastHand.board = ev.board;
-    this.history.unshift({ number, pot, winners: [...byName.entries()], board, handId });
+    const replayUrl = handId !== undefined && this.me ? `/hands/${handId}/` : null;
+    this.history.unshift({ number, pot, winners: [...byName.entries()], board, handId, replayUrl });
     this.history = this.history.slice(0, 10);
     this.awards = [];
     this.renderHistory();
@@ -1232,8 +1662,33 @@ export class TablePage {
       entry.board.length ? h("div", { class: "hh-board" }, entry.board.map((c) => cardEl(c, "mini"))) : null,
       h("div", { class: "hh-winners" }, entry.winners.map(([who, amount]) => h("span", {
         class: `hh-winner${who === this.userName ? " me" : ""}`, text: this.t("hand_won", { name: who, amount: this.short(amount) }),
-      })))));
+      }))), this.historyLinks(entry)));
     this.el.history.replaceChildren(...(items.length ? items : [h("li", { class: "empty", text: this.t("no_hands_yet") })]));
+  }
+
+  // The last hands survive a reload: the table's recent hands from the hand histories (/api/tables/<id>/last-hands/),
+  // each with the deck check and, for a hand you played, the replayer (docs/history.md).
+  async loadLastHands() {
+    const id = this.table.id ?? this.root.dataset.tableId;
+    try {
+      const response = await fetch(`/api/tables/${id}/last-hands/`, { credentials: "same-origin" });
+      if (!response.ok) return;
+      const { hands } = await response.json();
+      const known = new Set(this.history.map((entry) => String(entry.handId)));
+      const older = hands.filter((hand) => !known.has(String(hand.hand_id))).map((hand) => ({
+        number: hand.number, pot: hand.pot, board: hand.board, handId: hand.hand_id,
+        winners: hand.winners.map((w) => [w.name, w.amount]), replayUrl: hand.replay_url || null,
+      }));
+      this.history = [...this.history, ...older].slice(0, 10);
+      this.renderHistory();
+    } catch (e) { /* the panel fills from the table's events */ }
+  }
+
+  historyLinks(entry) {
+    if (entry.handId === undefined || entry.handId === null) return null;
+    return h("div", { class: "hh-links" },
+      h("a", { href: `/hands/${entry.handId}/verify/`, class: "hh-verify", text: this.t("hand_verify") }),
+      entry.replayUrl ? [" · ", h("a", { href: entry.replayUrl, class: "hh-replay", text: this.t("hand_replay") })] : null);
   }
 
   toast(message) {
@@ -1261,6 +1716,8 @@ function start() {
     userName: root.dataset.userName,
     authenticated: root.dataset.authenticated === "true",
     loginUrl: root.dataset.loginUrl,
+    moneyUrl: root.dataset.moneyUrl,
+    cashierUrl: root.dataset.cashierUrl,
     strings: readJSON("i18n", {}),
     WebSocketImpl: window.PokerWebSocket,
   });

@@ -256,8 +256,10 @@ def plan_hand(
     )
     restarted = len(dealt) < 2
     if restarted:
+        # Everyone plays, but the big blind still skips a moved player who just posted it when anyone else
+        # can take it (two tables merging into a heads-up).
         dealt, waiting = set(present), set()
-        big_blind, small_blind_pos, button = _moved_blinds(seat_count, previous, present, present)
+        big_blind, small_blind_pos, button = _moved_blinds(seat_count, previous, may_take_big_blind, present)
 
     if len(dealt) == 2:
         # Heads-up: the big blind goes to the other player and the button posts the small blind.

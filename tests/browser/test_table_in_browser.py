@@ -2,73 +2,15 @@
 a hand to a showdown, seeing only the buttons and amounts the rules allow."""
 
 import re
-import shutil
-from pathlib import Path
 
 import pytest
 
 from tables.models import Hand
+from tests.browser.conftest import acting, needs_chromium, sign_up, sit_down, visible_actions
 from tests.conftest import ARTIFACTS
 from tests.tables.conftest import table_create
 
-CHROMIUM = "/usr/bin/chromium"
-pytestmark = [
-    pytest.mark.live,
-    pytest.mark.browser,
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(not Path(CHROMIUM).exists() and not shutil.which("chromium"),
-                       reason="Debian's chromium is not installed: run scripts/install-browser.sh"),
-]
-
-
-@pytest.fixture
-def browser(monkeypatch):
-    from playwright.sync_api import sync_playwright
-
-    # Playwright's sync API keeps an event loop running in this thread; the test's own database work is
-    # synchronous and happens between browser calls, which Django's async guard cannot tell apart.
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
-        )
-        yield browser
-        browser.close()
-
-
-def sign_up(page, base: str, name: str) -> None:
-    page.goto(f"{base}/accounts/signup/")
-    page.fill("#id_username", name)
-    page.fill("#id_email", f"{name}@example.com")
-    page.fill("#id_password1", "a-Long-pass-123")
-    page.fill("#id_password2", "a-Long-pass-123")
-    page.click("button[type=submit]")
-    page.wait_for_url(f"{base}/")
-
-
-def sit_down(page, seat: int, amount: str) -> None:
-    page.click(f'.sit-here[data-seat="{seat}"]')
-    page.fill("#buy-in-amount", amount)
-    page.click("#buy-in-confirm")
-
-
-def acting(pages, timeout_ms: int = 15_000):
-    """The page whose player is to act (its action bar shows a Fold button)."""
-    import time
-
-    deadline = time.monotonic() + timeout_ms / 1000
-    while time.monotonic() < deadline:
-        for page in pages:
-            if page.locator('#action-bar [data-action="fold"]').is_visible():
-                return page
-        pages[0].wait_for_timeout(100)
-    raise AssertionError("nobody was given the action")
-
-
-def visible_actions(page) -> set[str]:
-    return set(page.eval_on_selector_all(
-        "#action-bar [data-action]", "els => els.filter(e => e.offsetParent !== null).map(e => e.dataset.action)"
-    ))
+pytestmark = [pytest.mark.live, pytest.mark.browser, pytest.mark.django_db(transaction=True), needs_chromium]
 
 
 def test_two_players_play_a_hand_to_a_fold_and_one_to_a_showdown(live_room, browser):
@@ -92,7 +34,9 @@ def test_two_players_play_a_hand_to_a_fold_and_one_to_a_showdown(live_room, brow
     assert visible_actions(page) >= {"fold", "call", "raise", "all_in"}
     assert "check" not in visible_actions(page)
     assert "0.50" in page.locator('#action-bar [data-action="call"]').inner_text()
-    assert not other.locator('#action-bar [data-action="fold"]').is_visible(), "only the player to act gets buttons"
+    assert not other.locator('#action-bar [data-action="fold"]').is_visible(), (
+        "only the player to act gets buttons"
+    )
     page.locator('[data-preset="min"]').click()
     assert page.locator("#amount-input").input_value() in ("2.00", "2")
     page.locator('#action-bar [data-action="fold"]').click()
@@ -117,8 +61,12 @@ def test_two_players_play_a_hand_to_a_fold_and_one_to_a_showdown(live_room, brow
     assert board.count() == 5
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     alice.screenshot(path=str(ARTIFACTS / "table-showdown.png"))
-    stacks = [re.sub(r"[^0-9.]", "", alice.locator(f'.seat[data-seat="{n}"] .stack').inner_text()) for n in (1, 2)]
-    rakes = [hand.result["rake"] for hand in Hand.objects.filter(table=table, status="complete").order_by("number")]
+    stacks = [
+        re.sub(r"[^0-9.]", "", alice.locator(f'.seat[data-seat="{n}"] .stack').inner_text()) for n in (1, 2)
+    ]
+    rakes = [
+        hand.result["rake"] for hand in Hand.objects.filter(table=table, status="complete").order_by("number")
+    ]
     assert rakes[0] == 0 and rakes[1] == 200 // 18, "no flop, no drop; then 1 per whole 18 of the pot"
     assert sum(round(float(s) * 100) for s in stacks) + sum(rakes) == 18_000, "no chip created or lost"
     assert not errors, errors

@@ -414,6 +414,18 @@ def test_tournament_moved_player_who_just_posted_the_big_blind_waits_two_hands()
         table.play()
 
 
+def test_tournament_heads_up_formed_by_a_move_gives_the_big_blind_to_who_did_not_just_post_it() -> None:
+    # Seat 1 posted the big blind and busted; the player moved in on seat 2 had just posted it at the table
+    # they came from. Too few can be dealt by the waiting rule, so both play: the one on seat 0 posts it.
+    table = table_with(3, 0, 1, tournament=True)
+    table.play()  # heads-up: button and small blind 0, big blind 1
+    table.leave(1)
+    table.join(2, just_posted_big_blind=True)
+    plan = table.play()
+    assert plan.restarted and plan.heads_up
+    assert plan.big_blind == 0 and plan.button == plan.small_blind_seat == 2
+
+
 # --- validation -----------------------------------------------------------------------------------
 
 

@@ -1,0 +1,252 @@
+"""Hand histories in the PokerStars text format, as PokerStars writes them (what HUDs and trackers import).
+
+Checked line by line against the regular expressions of open-source importers (fpdb's PokerStarsToFpdb,
+pokerkit's PokerStarsParser) and real PokerStars histories:
+
+    PokerStars Hand #412:  Hold'em No Limit (€0.05/€0.10 EUR) - 2024/05/01 21:03:07 CEST [2024/05/01 15:03:07 ET]
+    Table 'Venezia NL10' 6-max Seat #3 is the button
+    Seat 1: alice (€10 in chips)
+    alice: posts small blind €0.05
+    ...
+    *** HOLE CARDS ***
+    Dealt to alice [Ah Kd]
+    bruno: raises €0.20 to €0.30
+    ...
+    *** SUMMARY ***
+    Total pot €3.93 Main pot €2.50. Side pot €1.30. | Rake €0.13
+
+Amounts: EUR with the euro sign and "EUR" in the header, play chips as plain numbers with "(Play Money)" on
+the table line, both in the units the site shows (cents / 100), whole amounts without decimals as PokerStars
+writes them. Fixed-Limit headers name the small and big bet, as PokerStars' do. Main and side pots in the
+summary are what their winners got (after the rake); "Total pot" is the gross.
+
+Cards: ``Dealt to`` only for the viewer (every player for staff's full view); hands shown at the showdown
+for everyone; a mucked or folded hand of someone else never.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import datetime
+from decimal import Decimal
+from zoneinfo import ZoneInfo
+
+from tables.history.story import FULL_VIEW, HandStory, Step, story_steps
+
+GAMES = {"holdem": "Hold'em", "omaha": "Omaha", "omaha_hilo": "Omaha Hi/Lo"}
+LIMITS = {"nl": "No Limit", "pl": "Pot Limit", "fl": "Limit"}
+_EASTERN = ZoneInfo("America/New_York")
+_STREET_WORDS = {
+    "preflop": "before Flop",
+    "flop": "on the Flop",
+    "turn": "on the Turn",
+    "river": "on the River",
+}
+HAND_SEPARATOR = "\n\n\n"
+DOESNT_SHOW = "doesn't show hand"
+
+
+def money(amount: int, currency: str) -> str:
+    """1234 -> "€12.34" (EUR) or "12.34" (play); 1200 -> "€12"; as PokerStars writes amounts."""
+    value = Decimal(amount) / 100
+    text = f"{value:.0f}" if amount % 100 == 0 else f"{value:.2f}"
+    return f"€{text}" if currency == "eur" else text
+
+
+def cards_text(cards: Iterable[str]) -> str:
+    return "[" + " ".join(cards) + "]"
+
+
+def pokerstars_text(story: HandStory, *, viewer: int | str | None, local_zone: str = "Europe/Rome") -> str:
+    """One hand as PokerStars text for ``viewer`` (an engine seat, :data:`FULL_VIEW` or ``None``)."""
+    writer = _Writer(story, viewer, local_zone)
+    return "\n".join(writer.lines()) + "\n"
+
+
+class _Writer:
+    def __init__(self, story: HandStory, viewer: int | str | None, local_zone: str) -> None:
+        self.story = story
+        self.viewer = viewer
+        self.local_zone = ZoneInfo(local_zone)
+        self.visible = story.cards_for(viewer)
+        self.names = {s.seat: s.name for s in story.seats}
+        self.steps = story_steps(story)
+
+    def m(self, amount: int) -> str:
+        return money(amount, self.story.currency)
+
+    def lines(self) -> list[str]:
+        story = self.story
+        out = [self.header(), self.table_line()]
+        out += [f"Seat {s.number}: {s.name} ({self.m(s.stack)} in chips)" for s in story.seats]
+        out += self.post_lines()
+        out.append("*** HOLE CARDS ***")
+        dealt_to = (
+            story.order if self.viewer == FULL_VIEW else [self.viewer] if isinstance(self.viewer, int) else []
+        )
+        out += [f"Dealt to {self.names[seat]} {cards_text(self.visible[seat])}" for seat in dealt_to]
+        out += self.play_lines()
+        out += self.summary_lines()
+        return out
+
+    def header(self) -> str:
+        story = self.story
+        low, high = (
+            (story.small_bet, story.big_bet)
+            if story.structure == "fl"
+            else (story.small_blind, story.big_blind)
+        )
+        stakes = f"{self.m(low)}/{self.m(high)}" + (" EUR" if story.currency == "eur" else "")
+        game = f"{GAMES[story.game]} {LIMITS[story.structure]}"
+        return f"PokerStars Hand #{story.hand_id}:  {game} ({stakes}) - {self.when(story.started_at)}"
+
+    def when(self, moment: datetime) -> str:
+        local = moment.astimezone(self.local_zone)
+        eastern = moment.astimezone(_EASTERN)
+        return f"{local:%Y/%m/%d %H:%M:%S} {local:%Z} [{eastern:%Y/%m/%d} {eastern.hour}:{eastern:%M:%S} ET]"
+
+    def table_line(self) -> str:
+        story = self.story
+        play = "(Play Money) " if story.currency == "play" else ""
+        return (
+            f"Table '{story.table_name}' {story.seat_count}-max {play}Seat #{story.button + 1} is the button"
+        )
+
+    def post_lines(self) -> list[str]:
+        posts = [step for step in self.steps if step.kind == "post"]
+        dead = {step.seat: step.amount for step in posts if step.verb == "dead_small_blind"}
+        lines = []
+        big_blind = next((seat for seat, kind in self.story.posts if kind == "big_blind"), None)
+        rank = {"ante": 0, "small_blind": 1}  # then the big blind, then other posts in dealing order
+
+        for step in sorted(posts, key=lambda step: rank.get(step.verb, 2 if step.seat == big_blind else 3)):
+            name, verb, amount = self.names[step.seat], step.verb, step.amount
+            if verb == "dead_small_blind":
+                continue
+            if verb == "big_blind" and step.seat in dead:
+                verb, amount = "both", amount + dead[step.seat]
+            words = {
+                "ante": "posts the ante",
+                "small_blind": "posts small blind",
+                "big_blind": "posts big blind",
+                "both": "posts small & big blinds",
+                "straddle": "posts straddle",
+            }[verb]
+            lines.append(f"{name}: {words} {self.m(amount)}{' and is all-in' if step.all_in else ''}")
+        return lines
+
+    def play_lines(self) -> list[str]:
+        """Actions and streets in order; the hands shown or mucked at the showdown after the last street (an
+        all-in hand's board is run out first, as PokerStars writes it), then the pots collected."""
+        story = self.story
+        lines: list[str] = []
+        showdown: list[str] = ["*** SHOW DOWN ***"] if story.went_to_showdown else []
+        for step in self.steps:
+            name = self.names.get(step.seat, "")
+            if step.kind == "action":
+                lines.append(f"{name}: {self.action_words(step)}")
+            elif step.kind == "street":
+                lines.append(self.street_line(step))
+            elif step.kind == "return":
+                lines.append(f"Uncalled bet ({self.m(step.amount)}) returned to {name}")
+            elif step.kind == "show":
+                description = story.description(step.seat)
+                line = f"{name}: shows {cards_text(step.cards)}" + (
+                    f" ({description})" if description else ""
+                )
+                (lines if step.after_end else showdown).append(line)
+            elif step.kind == "muck":
+                (lines if step.after_end else showdown).append(
+                    f"{name}: {DOESNT_SHOW if step.after_end else 'mucks hand'}"
+                )
+            elif step.kind == "collect":
+                lines += showdown
+                showdown = []
+                lines.append(f"{name} collected {self.m(step.amount)} from {self.pot_name(step.pot)}")
+            elif step.kind == "end" and not story.went_to_showdown and not self.winner_chose():
+                winner = next(seat for seat in story.order if seat not in story.folded)
+                lines.append(f"{self.names[winner]}: {DOESNT_SHOW}")
+        return lines
+
+    def winner_chose(self) -> bool:
+        """Whether the uncontested winner showed or mucked once the hand was over (the default is mucking)."""
+        return any(step.kind in ("show", "muck") and step.after_end for step in self.steps)
+
+    def action_words(self, step: Step) -> str:
+        m = self.m
+        if step.verb in ("fold", "check"):
+            return f"{step.verb}s"
+        if step.verb == "call":
+            words = f"calls {m(step.amount)}"
+        elif step.verb == "bet":
+            words = f"bets {m(step.amount)}"
+        else:
+            words = f"raises {m(step.raise_by)} to {m(step.to)}"
+        return words + (" and is all-in" if step.all_in else "")
+
+    def street_line(self, step: Step) -> str:
+        board = step.board
+        if step.street == "flop":
+            return f"*** FLOP *** {cards_text(board[:3])}"
+        name = step.street.upper()
+        return f"*** {name} *** {cards_text(board[:-1])} {cards_text(board[-1:])}"
+
+    def pot_name(self, index: int | None) -> str:
+        pots = len(self.story.pots)
+        if pots == 1:
+            return "pot"
+        if index == 0:
+            return "main pot"
+        return "side pot" if pots == 2 else f"side pot-{index}"
+
+    def summary_lines(self) -> list[str]:
+        story = self.story
+        lines = ["*** SUMMARY ***", self.total_line()]
+        if story.board:
+            lines.append(f"Board {cards_text(story.board)}")
+        lines += [self.seat_summary(seat.seat) for seat in story.seats]
+        return lines
+
+    def total_line(self) -> str:
+        story = self.story
+        pots = story.pots
+        parts = [f"Total pot {self.m(story.pot_total)}"]
+        if len(pots) > 1:
+            parts.append(f"Main pot {self.m(pots[0]['net'])}.")
+            for index, pot in enumerate(pots[1:], start=1):
+                label = "Side pot" if len(pots) == 2 else f"Side pot-{index}"
+                parts.append(f"{label} {self.m(pot['net'])}.")
+        return " ".join(parts) + f" | Rake {self.m(story.rake)}"
+
+    def seat_summary(self, seat: int) -> str:
+        story = self.story
+        marks = "".join(f"({mark}) " for mark in self.positions(seat))
+        head = f"Seat {seat + 1}: {self.names[seat]} {marks}"
+        won = story.won().get(seat, 0)
+        if seat in story.folded:
+            street = next(
+                s.street for s in self.steps if s.kind == "action" and s.seat == seat and s.verb == "fold"
+            )
+            put_in = any(s.seat == seat and s.amount for s in self.steps if s.kind in ("post", "action"))
+            return (
+                head
+                + f"folded {_STREET_WORDS[street]}"
+                + ("" if put_in or street != "preflop" else " (didn't bet)")
+            )
+        if not story.went_to_showdown:
+            return head + f"collected ({self.m(won)})"
+        if seat in story.shown:
+            cards = cards_text(story.by_seat[seat].cards)
+            description = story.description(seat)
+            result = f"won ({self.m(won)})" if won else "lost"
+            return head + f"showed {cards} and {result}" + (f" with {description}" if description else "")
+        if seat in self.visible:
+            return head + f"mucked {cards_text(self.visible[seat])}"
+        return head + "mucked"
+
+    def positions(self, seat: int) -> list[str]:
+        marks = ["button"] if seat == self.story.button else []
+        for post_seat, kind in self.story.posts:
+            if post_seat == seat and kind in ("small_blind", "big_blind"):
+                marks.append(kind.replace("_", " "))
+        return marks

@@ -1,0 +1,128 @@
+"""Helpers of the hand-history tests: tables with players sitting, hands dealt from stacked decks and played
+through the services, as at a real table."""
+
+from __future__ import annotations
+
+import itertools
+import random
+import uuid
+from collections.abc import Callable, Iterable, Mapping
+
+from django.contrib.auth import get_user_model
+
+from cashier import services as cashier
+from tables import services
+from tables.engine import fairness
+from tables.models import Hand, Seat, Table
+from tests.cashier.conftest import eur_fund
+from tests.engine.engine_helpers import stacked_deck
+
+_numbers = itertools.count(1)
+
+
+def person(name: str, *, eur: int = 0):
+    """A player called ``name`` (made unique), with the welcome play chips and ``eur`` cents deposited."""
+    user = get_user_model().objects.create_user(username=f"{name}{next(_numbers)}", password="pw-Secret-123")
+    cashier.play_chips_welcome(user=user)
+    if eur:
+        eur_fund(user, eur)
+    return user
+
+
+def seat_all(table: Table, users: Iterable, buy_ins: Mapping[int, int] | int) -> list:
+    """Sit each user in seats 1, 2, ... with its buy-in (one for all, or by seat number)."""
+    users = list(users)
+    for number, user in enumerate(users, start=1):
+        amount = buy_ins if isinstance(buy_ins, int) else buy_ins[number]
+        services.seat_take(table_id=table.id, user=user, seat_number=number, buy_in=amount, post="now")
+    return users
+
+
+def stack_next_deck(
+    monkeypatch, *, order: list[int], holes: Mapping[int, str], board: str, hole_count: int = 2
+):
+    """The next hand dealt anywhere uses this deck (engine seats, dealing order), then shuffles go back to
+    random."""
+    deck = list(stacked_deck(order=order, holes=holes, board=board, hole_count=hole_count))
+    real = fairness.shuffled_deck
+
+    def once(**kwargs):
+        monkeypatch.setattr(fairness, "shuffled_deck", real)
+        return deck
+
+    monkeypatch.setattr(fairness, "shuffled_deck", once)
+
+
+def running(table: Table) -> Hand | None:
+    return Hand.objects.filter(table=table, status=Hand.Status.RUNNING).first()
+
+
+def user_at(table: Table, engine_seat: int):
+    return Seat.objects.select_related("user").get(table=table, number=engine_seat + 1).user
+
+
+def act(table: Table, engine_seat: int, action: str, amount: int | None = None) -> None:
+    hand = running(table)
+    assert hand is not None, "no hand is running"
+    services.table_act(
+        table_id=table.id,
+        user=user_at(table, engine_seat),
+        hand_id=hand.id,
+        action_no=hand.action_no,
+        action=action,
+        amount=amount,
+    )
+
+
+def play(table: Table, *moves: tuple) -> Hand:
+    """Play (engine seat, action[, amount]) moves in the running hand; returns it, read again."""
+    hand = running(table)
+    for move in moves:
+        act(table, *move)
+    return Hand.objects.select_related("table").get(pk=hand.pk)
+
+
+def finished(hand: Hand) -> Hand:
+    return Hand.objects.select_related("table").get(pk=hand.pk)
+
+
+Chooser = Callable[[list[dict], random.Random], tuple[str, int | None]]
+
+
+def scripted_choice(legal: list[dict], rng: random.Random) -> tuple[str, int | None]:
+    """A player of an evening: mostly calls and checks, bets and raises often enough for side pots,
+    goes all-in now and then, folds to bets sometimes (so there are uncalled bets and walks)."""
+    by_action = {entry["action"]: entry for entry in legal}
+    roll = rng.random()
+    if "show" in by_action:
+        return ("show" if roll < 0.5 else "muck"), None
+    wager = by_action.get("raise") or by_action.get("bet")
+    if "all_in" in by_action and roll < 0.06:
+        return "all_in", None
+    if wager and roll < 0.30:
+        span = wager["max"] - wager["min"]
+        return wager["action"], wager["min"] + (rng.randrange(span + 1) if span and roll < 0.12 else 0)
+    if "call" in by_action and roll < 0.50:
+        return "fold", None
+    if "check" in by_action:
+        return "check", None
+    return ("call", None) if "call" in by_action else ("fold", None)
+
+
+def play_out(table: Table, rng: random.Random, choose: Chooser = scripted_choice) -> Hand:
+    """Play the running hand to its end, whoever is to act choosing from the legal actions."""
+    hand = running(table)
+    while True:
+        current = Hand.objects.get(pk=hand.pk)
+        if current.status != Hand.Status.RUNNING:
+            return finished(current)
+        state = services.hand_engine(hand=current, table=table)
+        seat = state.to_act
+        legal = state.legal_actions()
+        services.hand_engine_keep(current.id, state)
+        action, amount = choose(legal, rng)
+        act(table, seat, action, amount)
+
+
+def unique_name(prefix: str) -> str:
+    return f"{prefix} {uuid.uuid4().hex[:5]}"

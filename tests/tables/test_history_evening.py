@@ -1,0 +1,284 @@
+"""An evening of play at five tables (NL Hold'em in EUR with rake, PL Omaha, FL Hold'em, PL and FL Omaha Hi-Lo),
+played through the services by scripted players, read back from every player's PokerStars download by an
+independent reader: pokerkit's ``PokerStarsParser`` (the PHH authors' importer of PokerStars text, a pinned
+PyPI package, not written with the exporter). It must find the players, seats, stacks and actions the room
+recorded, and, replaying the betting with pokerkit's own rules, the pots, the rake and the winners the ledger
+booked. Then a round trip: the amounts in each text add up to the hand's settlement in the ledger.
+
+pokerkit's reader lists NL Hold'em only; the test tells it PokerStars' names of the other games. Its own
+variants for Fixed-Limit games need the bet sizes, which its reader does not parse, so it replays every game's
+betting with its No-Limit (Hold'em) or Pot-Limit (Omaha) rules: the chips that go in are the same, and the
+room's limits are the engine's tests' business. Its Omaha showdown is high-only: for Hi-Lo hands the high
+winners must be among the room's winners.
+"""
+
+import random
+import re
+import tomllib
+from collections import defaultdict
+from decimal import Decimal
+
+import pytest
+from pokerkit import ChipsPushing
+from pokerkit.notation import PokerStarsParser
+
+from cashier.models import AccountKind, Entry, Transfer, TransferKind
+from tables import services
+from tables.engine import fairness
+from tables.engine.config import HandConfig
+from tables.engine.hand import replay
+from tables.engine.phh import export_phh
+from tables.history.selectors import hands_export_text, hands_for_export
+from tables.management.commands.seed_demo import rake_schedules_seed
+from tables.models import Currency, Game, Hand, Structure
+from tests.cashier.conftest import table_create as cashier_table_create
+from tests.tables.history_helpers import person, play, play_out, scripted_choice, seat_all, stack_next_deck
+
+pytestmark = [
+    pytest.mark.django_db,
+    # pokerkit keeps PokerStars' time-zone name as an extra field, and says so.
+    pytest.mark.filterwarnings("ignore:The field 'time_zone_abbreviation':UserWarning"),
+]
+
+
+class RoomGamesPokerStarsParser(PokerStarsParser):
+    """pokerkit's PokerStars reader with PokerStars' names of the room's other games (see the module)."""
+
+    VARIANT = re.compile(r" (?P<variant>Hold'em (?:No |Pot )?Limit|Omaha (?:Hi/Lo )?(?:Pot )?Limit) ")
+    VARIANTS = {
+        "Hold'em No Limit": "NT",
+        "Hold'em Pot Limit": "NT",
+        "Hold'em Limit": "NT",
+        "Omaha Pot Limit": "PO",
+        "Omaha Hi/Lo Pot Limit": "PO",
+        "Omaha Hi/Lo Limit": "PO",
+    }
+
+
+def cents(text: str) -> int:
+    return int(Decimal(text.replace(",", "")) * 100)
+
+
+EVENING = [
+    # game, structure, currency, small blind, big blind, buy-ins by seat, hands
+    (Game.HOLDEM, Structure.NO_LIMIT, Currency.EUR, 5, 10, {1: 300, 2: 1_000, 3: 600, 4: 1_000}, 14),
+    (Game.OMAHA, Structure.POT_LIMIT, Currency.PLAY, 50, 100, {1: 5_000, 2: 10_000, 3: 4_000, 4: 8_000}, 10),
+    (
+        Game.HOLDEM,
+        Structure.FIXED_LIMIT,
+        Currency.PLAY,
+        100,
+        200,
+        {1: 10_000, 2: 20_000, 3: 8_000, 4: 6_000},
+        10,
+    ),
+    (Game.OMAHA_HILO, Structure.POT_LIMIT, Currency.PLAY, 50, 100, {1: 6_000, 2: 10_000, 3: 3_000}, 10),
+    (Game.OMAHA_HILO, Structure.FIXED_LIMIT, Currency.EUR, 5, 10, {1: 500, 2: 1_000, 3: 600}, 8),
+]
+
+
+def play_evening(monkeypatch) -> tuple[list[Hand], list]:
+    """The evening, the same every run: the players' choices and the decks come from seeded generators (the
+    room's shuffle is the system's; a test may pass its own source, tables.engine.fairness)."""
+    rng = random.Random(20240501)
+    decks = random.Random(20240502)
+    monkeypatch.setattr(
+        fairness, "shuffled_deck", lambda: fairness.shuffle(items=fairness.FULL_DECK, rng=decks)
+    )
+    schedule, _nickel = rake_schedules_seed()
+    people = [person(name, eur=50_000) for name in ("ada", "bruno", "carla", "dario", "elsa")]
+    hands: list[Hand] = []
+    for number, (game, structure, currency, sb, bb, buy_ins, count) in enumerate(EVENING):
+        table = cashier_table_create(
+            currency=currency,
+            game=game,
+            structure=structure,
+            small_blind=sb,
+            big_blind=bb,
+            seats=6,
+            rake_schedule=schedule,
+        )
+        players = [people[(number + i) % len(people)] for i in range(len(buy_ins))]
+        seat_all(table, players, buy_ins)
+        if number == 0:
+            hands += opening_hands(monkeypatch, table)
+        for _ in range(count):
+            if services.hand_deal(table_id=table.id) is None:
+                break  # fewer than two players left with chips
+            hands.append(
+                play_out(
+                    table,
+                    rng,
+                    choose=fixed_limit_choice if structure == Structure.FIXED_LIMIT else scripted_choice,
+                )
+            )
+    return hands, people
+
+
+def fixed_limit_choice(legal, rng):
+    """No all-in of one's own in Fixed-Limit: pokerkit's No-Limit replay would refuse the completion of a
+    short all-in that Fixed-Limit allows (calling all-in for less stays)."""
+    return scripted_choice([entry for entry in legal if entry["action"] != "all_in"], rng)
+
+
+def opening_hands(monkeypatch, table) -> list[Hand]:
+    """At the NL table, two hands from stacked decks: a three-way all-in with an uncalled bet and a side pot
+    (seat 4 folds), then a royal flush on the board, which every player still in splits."""
+    stack_next_deck(
+        monkeypatch,
+        order=[1, 2, 3, 0],
+        holes={0: "AsAd", 1: "QsQd", 2: "KsKd", 3: "7c2h"},
+        board="2c7h9dJc3s",
+    )
+    services.hand_deal(table_id=table.id)
+    first = play(table, (3, "fold"), (0, "all_in"), (1, "all_in"), (2, "call"))
+    stack_next_deck(monkeypatch, order=[0, 1, 2, 3], holes={}, board="AhKhQhJhTh")  # four players dealt in
+    services.hand_deal(table_id=table.id)
+    return [first, play_out(table, random.Random(7), choose=lambda legal, _rng: passive(legal))]
+
+
+def passive(legal):
+    actions = {entry["action"] for entry in legal}
+    return ("check" if "check" in actions else "call" if "call" in actions else "muck"), None
+
+
+def ledger_of(hand: Hand) -> tuple[dict[str, int], int]:
+    """What the ledger booked for the hand: each player's change (by name; no entry is no change) and the rake."""
+    transfer = Transfer.objects.get(kind=TransferKind.HAND, hand_ref=f"hand:{hand.id}")
+    deltas, rake = {player["name"]: 0 for player in hand.players.values()}, 0
+    for entry in Entry.objects.filter(transfer=transfer).select_related("account__seat_session__user"):
+        if entry.account.kind == AccountKind.RAKE:
+            rake += entry.amount
+        else:
+            deltas[entry.account.seat_session.user.username] = entry.amount
+    return deltas, rake
+
+
+def room_actions(hand: Hand) -> list[str]:
+    """The hand's player actions as PHH writes them, from the engine's own record (not from the text)."""
+    engine = replay(config=HandConfig.from_dict(hand.config), actions=hand.actions)
+    actions = tomllib.loads(export_phh(engine))["actions"]
+    return [a for a in actions if not a.startswith("d ") and " sm" not in a]
+
+
+def features(hands: list[Hand]) -> dict[str, int]:
+    found = defaultdict(int)
+    for hand in hands:
+        result = hand.result
+        pots = result["pots"]
+        found["showdown"] += len(hand.players) - sum(a["action"] == "fold" for a in hand.actions) > 1
+        found["fold"] += any(a["action"] == "fold" for a in hand.actions)
+        found["all_in"] += any(a["action"] == "all_in" for a in hand.actions)
+        found["side_pot"] += len(pots) > 1
+        found["split_pot"] += any(len([w for w in p["winners"].values() if w]) > 1 for p in pots)
+        found["uncalled"] += bool(result["returned"])
+        found["rake"] += bool(result["rake"])
+        found[hand.table.game] += 1
+        found[hand.table.structure] += 1
+    return found
+
+
+def test_an_evening_reads_back_with_an_independent_pokerstars_reader_and_adds_up_to_the_ledger(monkeypatch):
+    hands, people = play_evening(monkeypatch)
+    found = features(hands)
+    for feature in (
+        "showdown",
+        "fold",
+        "all_in",
+        "side_pot",
+        "split_pot",
+        "uncalled",
+        "rake",
+        "omaha",
+        "omaha_hilo",
+        "fl",
+        "pl",
+        "nl",
+    ):
+        assert found[feature], f"the evening had no {feature}: {dict(found)}"
+    read = 0
+    for user in people:
+        mine = list(hands_for_export(user=user))
+        text = "".join(hands_export_text(hands=mine, fmt="pokerstars", user=user))
+        parsed = list(RoomGamesPokerStarsParser()(text, parse_value=cents, error_status=True))
+        assert len(parsed) == len(mine)
+        for history, hand, chunk in zip(parsed, mine, text.split("\n\n\n"), strict=False):
+            check_against_the_room(history, hand)
+            check_round_trip(chunk, hand)
+            read += 1
+    assert read == sum(len(h.players) for h in hands), "every player's every hand was read"
+    assert len(hands) >= 40, f"an evening is more than {len(hands)} hands"
+
+
+def check_against_the_room(history, hand: Hand) -> None:
+    config = hand.config
+    by_name = {p["name"]: int(seat) for seat, p in hand.players.items()}
+    assert sorted(history.players) == sorted(by_name), hand.id
+    for name, seat, stack in zip(history.players, history.seats, history.starting_stacks, strict=True):
+        assert seat == by_name[name] + 1, (hand.id, name)
+        assert stack == config["stacks"][str(by_name[name])], (hand.id, name)
+    played = [a for a in history.actions if not a.startswith("d ") and " sm" not in a]
+    assert played == room_actions(hand), hand.id
+    # pokerkit replays the betting with its own rules and settles without rake.
+    final = list(history)[-1]
+    pushed = defaultdict(int)
+    for operation in final.operations:
+        if isinstance(operation, ChipsPushing):
+            for index, amount in enumerate(operation.amounts):
+                pushed[history.players[index]] += amount
+    deltas, rake = ledger_of(hand)
+    pokerkit_deltas = {
+        name: final.stacks[i] - history.starting_stacks[i] for i, name in enumerate(history.players)
+    }
+    assert sum(pushed.values()) == hand.pot_total, "pokerkit's pot is the room's"
+    assert rake == hand.result["rake"] and sum(pokerkit_deltas.values()) - sum(deltas.values()) == rake
+    winners = {
+        hand.players[seat]["name"]
+        for pot in hand.result["pots"]
+        for seat, won in pot["winners"].items()
+        if won
+    }
+    pokerkit_winners = {name for name, amount in pushed.items() if amount}
+    if hand.table.game == Game.OMAHA_HILO:
+        assert pokerkit_winners <= winners | {n for n in deltas if deltas[n] >= 0}, hand.id
+    else:
+        assert pokerkit_winners == winners, hand.id
+    for name, delta in deltas.items():
+        if name not in winners:  # nobody but a winner pays rake
+            assert delta == pokerkit_deltas[name], (hand.id, name)
+
+
+AMOUNT = r"€?([\d.]+)"
+
+
+def check_round_trip(text: str, hand: Hand) -> None:
+    """The amounts the text shows add up to what the ledger booked: each player's posts, calls, bets and
+    raises, less uncalled chips returned and what they collected; the pots less the rake are what was
+    collected; the total pot is the pots."""
+    deltas, rake = ledger_of(hand)
+    moved: dict[str, int] = defaultdict(int)
+    street_bets: dict[str, int] = defaultdict(int)
+    collected = 0
+    for line in text.splitlines():
+        if line.startswith("*** ") and line != "*** HOLE CARDS ***":
+            street_bets.clear()
+        elif m := re.match(rf"(.+): posts (?:small|big) blind {AMOUNT}", line):
+            moved[m[1]] -= cents(m[2])
+            street_bets[m[1]] += cents(m[2])
+        elif m := re.match(rf"(.+): (?:calls|bets) {AMOUNT}", line):
+            moved[m[1]] -= cents(m[2])
+            street_bets[m[1]] += cents(m[2])
+        elif m := re.match(rf"(.+): raises {AMOUNT} to {AMOUNT}", line):
+            moved[m[1]] -= cents(m[3]) - street_bets[m[1]]
+            street_bets[m[1]] = cents(m[3])
+        elif m := re.match(rf"Uncalled bet \({AMOUNT}\) returned to (.+)", line):
+            moved[m[2]] += cents(m[1])
+        elif m := re.match(rf"(.+) collected {AMOUNT} from ", line):
+            moved[m[1]] += cents(m[2])
+            collected += cents(m[2])
+        elif m := re.match(rf"Total pot {AMOUNT}(.*) \| Rake {AMOUNT}", line):
+            total, pots, text_rake = cents(m[1]), m[2], cents(m[3])
+    assert {name: moved[name] for name in deltas} == deltas, hand.id
+    assert text_rake == rake and total == hand.pot_total and collected + rake == total, hand.id
+    nets = [cents(amount) for amount in re.findall(rf"pot(?:-\d)? {AMOUNT}\.", pots)]
+    assert not nets or sum(nets) == collected, hand.id

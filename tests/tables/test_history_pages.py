@@ -1,0 +1,202 @@
+"""My hands, the replayer's data, share links, downloads, the table's last hands and the deck check, as a
+player (and a stranger) gets them over HTTP; and the stand-alone verifier run as a player runs it."""
+
+import copy
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.test import Client
+
+from tables.engine import fairness
+from tables.history.selectors import hand_share_token
+from tests.tables.conftest import table_create
+from tests.tables.history_helpers import person, play, seat_all, stack_next_deck
+
+pytestmark = pytest.mark.django_db
+
+SCRIPT = Path(settings.BASE_DIR) / "static" / "verify_hand.py"
+
+
+def logged_in(user) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+@pytest.fixture
+def played(monkeypatch):
+    """A finished hand at a play table: ada (button) calls, ben (small blind) calls, cleo (big blind) folds;
+    checked down, ben shows aces and ada mucks."""
+    table = table_create(small_blind=50, big_blind=100)
+    users = [person(name) for name in ("ada", "ben", "cleo")]
+    seat_all(table, users, 10_000)
+    stack_next_deck(monkeypatch, order=[1, 2, 0], holes={0: "7c2d", 1: "AhAc", 2: "9s8s"}, board="KdQh5c4s3d")
+    from tables import services
+
+    services.hand_deal(table_id=table.id)
+    hand = play(
+        table,
+        (0, "call"),
+        (1, "call"),
+        (2, "fold"),
+        *[m for _ in range(3) for m in ((1, "check"), (0, "check"))],
+    )
+    return table, hand, users
+
+
+def test_my_hands_lists_the_players_hands_with_filters_and_refuses_bad_input(played):
+    table, hand, (ada, ben, cleo) = played
+    page = logged_in(cleo).get("/hands/")
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert f'data-hand-id="{hand.id}"' in html and 'data-card="9s"' in html and 'data-card="Ah"' not in html
+    assert (
+        f'data-hand-id="{hand.id}"'
+        not in logged_in(cleo).get(f"/hands/?table={table.id + 1}").content.decode()
+    )
+    assert f'data-hand-id="{hand.id}"' not in logged_in(cleo).get("/hands/?game=omaha").content.decode()
+    bad = logged_in(cleo).get("/hands/?since=yesterday&table=-3")
+    assert bad.status_code == 400 and "errorlist" in bad.content.decode()
+    assert Client().get("/hands/").status_code == 302  # to the login page
+
+    data = logged_in(ada).get("/api/hands/mine/").json()
+    assert data["count"] == 1
+    row = data["hands"][0]
+    assert row["hand_id"] == hand.id and row["cards"] == ["7c", "2d"] and row["seat"] == 1
+    assert (
+        row["net"] == -100 and row["pot"] == hand.pot_total and row["board"] == ["Kd", "Qh", "5c", "4s", "3d"]
+    )
+    assert row["replay_url"] == f"/hands/{hand.id}/" and row["verify_url"] == f"/hands/{hand.id}/verify/"
+    refused = logged_in(ada).get("/api/hands/mine/?per_page=7&until=2020-13-01")
+    assert refused.status_code == 400 and set(refused.json()["fields"]) == {"per_page", "until"}
+    assert Client().get("/api/hands/mine/").status_code == 403
+
+
+def test_the_replayer_data_is_for_the_hands_players_and_a_share_link_shows_public_cards_only(played):
+    table, hand, (ada, ben, cleo) = played
+    stranger = person("dora")
+    assert logged_in(stranger).get(f"/hands/{hand.id}/").status_code == 404
+    assert logged_in(stranger).get(f"/api/hands/{hand.id}/replay/").status_code == 404
+    page = logged_in(cleo).get(f"/hands/{hand.id}/")
+    assert page.status_code == 200
+    token = hand_share_token(hand_id=hand.id)
+    assert f"/hands/shared/{token}/" in page.content.decode()
+
+    mine = logged_in(cleo).get(f"/api/hands/{hand.id}/replay/").json()
+    by_seat = {p["seat"]: p["cards"] for p in mine["players"]}
+    assert by_seat == {1: None, 2: ["Ah", "Ac"], 3: ["9s", "8s"]}
+    assert [f["step"]["kind"] for f in mine["frames"]][:4] == ["start", "post", "post", "deal"]
+    last = mine["frames"][-1]
+    assert last["pots"][0]["net"] + last["pots"][0]["rake"] == last["pots"][0]["amount"] == hand.pot_total
+
+    shared = Client().get(f"/api/hands/shared/{token}/").json()
+    assert {p["seat"]: p["cards"] for p in shared["players"]} == {1: None, 2: ["Ah", "Ac"], 3: None}
+    assert all(f["seats"][2]["cards"] is None for f in shared["frames"]), "the folded hand stays face down"
+    assert {o["card"] for o in shared["openings"]} == {"Ah", "Ac", "Kd", "Qh", "5c", "4s", "3d"}
+    assert Client().get(f"/hands/shared/{token}/").status_code == 200
+    assert Client().get(f"/api/hands/shared/{token}x/").status_code == 404
+    assert Client().get(f"/api/hands/shared/{hand.id}/").status_code == 404
+
+
+def test_downloads_of_one_hand_and_of_a_range(played):
+    table, hand, (ada, ben, cleo) = played
+    one = logged_in(ada).get(f"/hands/{hand.id}/download/?format=pokerstars")
+    assert one["Content-Disposition"] == f'attachment; filename="hand-{hand.id}.txt"'
+    text = one.content.decode()
+    assert f"Dealt to {ada.username} [7c 2d]" in text and "9s" not in text
+    assert logged_in(ada).get(f"/hands/{hand.id}/download/?format=doc").status_code == 400
+    assert logged_in(person("eve")).get(f"/hands/{hand.id}/download/").status_code == 404
+    phh = logged_in(cleo).get(f"/hands/{hand.id}/download/?format=phh").content.decode()
+    assert "_deck_commitment" in phh and "9s8s" in phh and "7c2d" not in phh
+    both = logged_in(ada).get(f"/hands/download/?format=pokerstars&table={table.id}")
+    assert both.status_code == 200 and b"".join(both.streaming_content).decode().startswith(
+        "PokerStars Hand #"
+    )
+    assert logged_in(ada).get("/hands/download/?format=pokerstars&since=2024-02-30").status_code == 400
+
+
+def test_the_tables_last_hands_are_public_and_a_players_own_come_with_the_replayer(played):
+    table, hand, (ada, ben, cleo) = played
+    public = Client().get(f"/api/tables/{table.id}/last-hands/").json()["hands"]
+    assert [row["hand_id"] for row in public] == [hand.id]
+    assert public[0]["cards"] is None and "replay_url" not in public[0]
+    assert public[0]["winners"] == [{"name": ben.username, "amount": hand.result["pots"][0]["net"]}]
+    own = logged_in(ada).get(f"/api/tables/{table.id}/last-hands/").json()["hands"][0]
+    assert own["cards"] == ["7c", "2d"] and own["replay_url"] == f"/hands/{hand.id}/"
+    assert Client().get("/api/tables/999999/last-hands/").status_code == 404
+
+
+def test_fairness_pages_and_the_verifier_download(played):
+    table, hand, users = played
+    assert Client().get("/fairness/").status_code == 200
+    assert Client().get(f"/hands/{hand.id}/verify/").status_code == 200
+    assert Client().get("/hands/999999/verify/").status_code == 404
+    script = Client().get("/fairness/verify_hand.py")
+    assert b"".join(script.streaming_content) == SCRIPT.read_bytes()
+
+
+def run_verifier(tmp_path, data) -> subprocess.CompletedProcess:
+    path = tmp_path / "hand.json"
+    path.write_text(json.dumps(data))
+    return subprocess.run(
+        [sys.executable, str(SCRIPT), str(path)], capture_output=True, text=True, timeout=60, check=False
+    )
+
+
+def test_the_stand_alone_verifier_checks_a_hands_json_and_fails_on_any_tampering(played, tmp_path):
+    table, hand, (ada, ben, cleo) = played
+    data = logged_in(cleo).get(f"/api/hands/{hand.id}/").json()
+    good = run_verifier(tmp_path, data)
+    assert good.returncode == 0, good.stdout
+    assert "VERIFIED: 9 cards" in good.stdout and "position" in good.stdout  # the public 7 and cleo's 2
+
+    card = copy.deepcopy(data)
+    card["openings"][0]["card"] = "As" if card["openings"][0]["card"] != "As" else "Ks"
+    salt = copy.deepcopy(data)
+    salt["openings"][1]["salt"] = ("0" if salt["openings"][1]["salt"][0] != "0" else "1") + salt["openings"][
+        1
+    ]["salt"][1:]
+    path = copy.deepcopy(data)
+    path["openings"][2]["proof"][0] = "f" * 64
+    short = copy.deepcopy(data)
+    short["openings"][3]["proof"].pop()
+    for tampered, reason in (
+        (card, "not to the commitment"),
+        (salt, "not to the commitment"),
+        (path, "not to the commitment"),
+        (short, "too short"),
+    ):
+        result = run_verifier(tmp_path, tampered)
+        assert result.returncode == 1, result.stdout
+        assert "FAILED" in result.stdout and reason in result.stdout
+    swapped = copy.deepcopy(data)
+    swapped["board"] = ["2c", *swapped["board"][1:]]  # a board card no opening proves
+    assert run_verifier(tmp_path, swapped).returncode == 1
+    assert run_verifier(tmp_path, {"deck_commitment": "zz"}).returncode == 1
+
+
+def test_the_verifier_agrees_with_the_engine_on_every_opening_and_its_tamperings():
+    """The script is its own implementation (a player may read it without the room's code): it accepts what
+    the engine's verify_opening accepts and refuses what it refuses."""
+    sys.path.insert(0, str(SCRIPT.parent))
+    try:
+        import verify_hand
+    finally:
+        sys.path.pop(0)
+    secret = fairness.commit_deck(deck=fairness.shuffled_deck())
+    for opening in fairness.open_positions(secret=secret, positions=range(52)):
+        good = opening.to_json()
+        variants = [
+            good,
+            {**good, "position": (good["position"] + 1) % 52},
+            {**good, "proof": good["proof"][:-1]},
+            {**good, "salt": good["salt"][::-1]},
+            {**good, "proof": [*good["proof"], good["proof"][0]]},
+        ]
+        for variant in variants:
+            expected = fairness.verify_opening(root_hex=secret.root_hex, opening=variant)
+            assert (verify_hand.check_opening(secret.root_hex, variant) is None) == expected, variant

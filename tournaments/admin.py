@@ -1,0 +1,91 @@
+"""Staff edit tournaments, blind structures and payout tables as data; entries are read-only (money moved
+through the ledger); a tournament that has not started can be cancelled with refunds."""
+
+from django.contrib import admin, messages
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from cashier.errors import CashierError
+from cashier.templatetags.money import format_amount
+from tournaments import services
+from tournaments.errors import TournamentError
+from tournaments.models import BlindLevel, BlindStructure, Entry, PayoutBand, PayoutTable, Tournament
+
+
+class BlindLevelInline(admin.TabularInline):
+    model = BlindLevel
+    extra = 0
+
+
+@admin.register(BlindStructure)
+class BlindStructureAdmin(admin.ModelAdmin):
+    list_display = ("name", "speed", "starting_stack")
+    inlines = [BlindLevelInline]
+
+
+class PayoutBandInline(admin.TabularInline):
+    model = PayoutBand
+    extra = 0
+
+
+@admin.register(PayoutTable)
+class PayoutTableAdmin(admin.ModelAdmin):
+    list_display = ("name",)
+    inlines = [PayoutBandInline]
+
+
+class EntryInline(admin.TabularInline):
+    model = Entry
+    fields = ("user", "status", "chips", "place", "shown_prize", "table", "seat", "registered_at")
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    @admin.display(description=gettext_lazy("prize"))
+    def shown_prize(self, obj):
+        return "" if obj.prize is None else format_amount(obj.prize, obj.tournament.currency)
+
+
+@admin.register(Tournament)
+class TournamentAdmin(admin.ModelAdmin):
+    list_display = (
+        "name",
+        "kind",
+        "status",
+        "currency",
+        "shown_buy_in",
+        "shown_fee",
+        "max_entrants",
+        "starts_at",
+        "practice",
+    )
+    list_filter = ("status", "kind", "currency", "practice")
+    search_fields = ("name",)
+    readonly_fields = ("status", "level", "started_at", "finished_at", "cancelled_reason")
+    inlines = [EntryInline]
+    actions = ["cancel_with_refunds"]
+
+    @admin.display(description=gettext_lazy("buy-in"), ordering="buy_in")
+    def shown_buy_in(self, obj):
+        return format_amount(obj.buy_in, obj.currency)
+
+    @admin.display(description=gettext_lazy("fee"), ordering="fee")
+    def shown_fee(self, obj):
+        return format_amount(obj.fee, obj.currency)
+
+    @admin.action(description=gettext_lazy("Cancel the selected tournaments and refund every entry"))
+    def cancel_with_refunds(self, request, queryset):
+        for tournament in queryset:
+            try:
+                services.tournament_cancel(tournament_id=tournament.pk, reason=_("Cancelled by staff"))
+            except (TournamentError, CashierError) as error:
+                self.message_user(request, f"{tournament}: {error}", messages.ERROR)
+            else:
+                self.message_user(
+                    request,
+                    _("%(name)s cancelled; every entry refunded.") % {"name": tournament},
+                    messages.SUCCESS,
+                )

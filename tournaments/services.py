@@ -1,0 +1,226 @@
+"""Writes of tournaments: registering, unregistering, cancelling, starting, and the places and prizes of
+players who bust.
+
+Conventions (HackSoft, as in `cashier.services`): keyword-only, typed, `<noun>_<verb>`; each takes the
+tournament's row lock first (then the cashier takes the ledger's: tournament first, then ledger) and does
+its checks and writes in one transaction. A refusal raises a `TournamentError` or a `CashierError` whose
+message a player can read, and nothing has changed. Money moves only through the cashier's tournament
+services, each idempotent by the entry (`tournament-entry:<id>`, `tournament-refund:<id>`,
+`tournament-prize:<id>`)."""
+
+from collections.abc import Sequence
+from datetime import datetime
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from cashier import services as cashier
+from tournaments.errors import (
+    AlreadyRegistered,
+    NotAllowed,
+    NotRegistered,
+    RegistrationClosed,
+    TournamentError,
+    TournamentFull,
+    WrongStatus,
+)
+from tournaments.models import Entry, Tournament
+from tournaments.rules.payouts import Bust, Finish, busts_finish
+from tournaments.selectors import players_left, prize_pool
+
+Status = Tournament.Status
+
+
+def _locked(tournament_id: int) -> Tournament:
+    tournament = Tournament.objects.select_for_update().filter(pk=tournament_id).first()
+    if tournament is None:
+        raise TournamentError(_("There is no such tournament."))
+    return tournament
+
+
+def _registration_check(tournament: Tournament) -> None:
+    if tournament.status == Status.REGISTERING:
+        return
+    late = (
+        tournament.status == Status.RUNNING
+        and tournament.kind == Tournament.Kind.MULTI_TABLE
+        and 1 <= tournament.level <= tournament.late_registration_levels
+    )
+    if not late:
+        raise RegistrationClosed(_("Registration for this tournament is closed."))
+
+
+def tournament_register(*, tournament_id: int, user, now: datetime | None = None) -> Entry:
+    """Enter `user` in the tournament: the buy-in to its prize pool and the fee to the room, in one transfer.
+
+    Refused (nothing moved): registration closed (started, past late registration, finished, cancelled), the
+    player already in it, the tournament full, a deactivated account, a house bot outside practice
+    tournaments, a self-excluded player, a wallet short of buy-in + fee. An entry made in late registration
+    waits to be seated (phase 2: the tournament's tables).
+
+    Lock: none held by the caller (takes the tournament's row, then the ledger's)."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        tournament = _locked(tournament_id)
+        _registration_check(tournament)
+        if not user.is_active:
+            raise NotAllowed(_("This account is closed."))
+        if user.is_bot and not tournament.practice:
+            raise NotAllowed(_("House bots play only practice tournaments."))
+        if tournament.entries.filter(user=user, status__in=Entry.IN_TOURNAMENT).exists():
+            raise AlreadyRegistered(_("You are already registered for this tournament."))
+        if tournament.entries.filter(status__in=Entry.IN_TOURNAMENT).count() >= tournament.max_entrants:
+            raise TournamentFull(_("This tournament is full."))
+        try:
+            with transaction.atomic():
+                entry = Entry.objects.create(
+                    tournament=tournament,
+                    user=user,
+                    buy_in=tournament.buy_in,
+                    fee=tournament.fee,
+                    registered_at=now,
+                )
+        except IntegrityError:
+            raise AlreadyRegistered(_("You are already registered for this tournament.")) from None
+        cashier.tournament_entry_pay(
+            user=user,
+            currency=tournament.currency,
+            pool_ref=tournament.pool_ref,
+            buy_in=entry.buy_in,
+            fee=entry.fee,
+            idempotency_key=f"tournament-entry:{entry.pk}",
+            memo=tournament.name,
+            now=now,
+        )
+        return entry
+
+
+def tournament_unregister(*, tournament_id: int, user) -> Entry:
+    """Take `user` out of a tournament that has not started: buy-in and fee back to the wallet.
+
+    Lock: none held by the caller."""
+    with transaction.atomic():
+        tournament = _locked(tournament_id)
+        if tournament.status != Status.REGISTERING:
+            raise RegistrationClosed(_("The tournament has started: you can no longer unregister."))
+        entry = tournament.entries.filter(user=user, status=Entry.Status.REGISTERED).first()
+        if entry is None:
+            raise NotRegistered(_("You are not registered for this tournament."))
+        _entry_refund(tournament, entry, Entry.Status.UNREGISTERED)
+        return entry
+
+
+def _entry_refund(tournament: Tournament, entry: Entry, status: str) -> None:
+    cashier.tournament_entry_refund(
+        user=entry.user,
+        currency=tournament.currency,
+        pool_ref=tournament.pool_ref,
+        buy_in=entry.buy_in,
+        fee=entry.fee,
+        idempotency_key=f"tournament-refund:{entry.pk}",
+        memo=tournament.name,
+    )
+    entry.status = status
+    entry.save(update_fields=["status"])
+
+
+def tournament_cancel(*, tournament_id: int, reason: str, now: datetime | None = None) -> Tournament:
+    """Cancel a tournament that has not started (too few entrants, or staff): every entry's buy-in and fee
+    go back to its player. A running tournament is not cancelled here.
+
+    Lock: none held by the caller."""
+    with transaction.atomic():
+        tournament = _locked(tournament_id)
+        if tournament.status != Status.REGISTERING:
+            raise WrongStatus(
+                _("Only a tournament that has not started can be cancelled; this one is %(status)s.")
+                % {"status": tournament.get_status_display().lower()}
+            )
+        for entry in tournament.entries.filter(status=Entry.Status.REGISTERED).select_related("user"):
+            _entry_refund(tournament, entry, Entry.Status.REFUNDED)
+        tournament.status = Status.CANCELLED
+        tournament.cancelled_reason = str(reason)[:200]
+        tournament.finished_at = now or timezone.now()
+        tournament.save(update_fields=["status", "cancelled_reason", "finished_at"])
+        return tournament
+
+
+def tournament_start(*, tournament_id: int, now: datetime | None = None) -> Tournament:
+    """Start a tournament: with fewer than its minimum entrants it is cancelled and everyone refunded;
+    otherwise every entrant gets the starting stack and the first level begins. (Seating them at the
+    tournament's tables comes with the table pipeline's seams.)
+
+    Lock: none held by the caller."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        tournament = _locked(tournament_id)
+        if tournament.status != Status.REGISTERING:
+            raise WrongStatus(_("This tournament has already started or ended."))
+        entrants = tournament.entries.filter(status=Entry.Status.REGISTERED).count()
+        if entrants < tournament.min_entrants:
+            reason = _("Too few entrants: %(entrants)s of the %(minimum)s needed.") % {
+                "entrants": entrants,
+                "minimum": tournament.min_entrants,
+            }
+            return tournament_cancel(tournament_id=tournament_id, reason=reason, now=now)
+        tournament.entries.filter(status=Entry.Status.REGISTERED).update(
+            status=Entry.Status.PLAYING, chips=tournament.starting_stack
+        )
+        tournament.status, tournament.started_at = Status.RUNNING, now
+        tournament.level, tournament.level_started_at = 1, now
+        tournament.save(update_fields=["status", "started_at", "level", "level_started_at"])
+        return tournament
+
+
+def tournament_busts_record(
+    *, tournament_id: int, busts: Sequence[Bust], now: datetime | None = None
+) -> tuple:
+    """Record the players who lost their last chip in one hand (or one hand-for-hand round): their places and
+    prizes by SPEC 1.3 (`tournaments.rules.payouts.busts_finish`), each prize paid from the pool to the
+    wallet at once; when one player is left, they win first place and the tournament is over. Returns the
+    finishes, the winner's last.
+
+    Lock: none held by the caller (the table code calls it after its hand's transaction)."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        tournament = _locked(tournament_id)
+        if tournament.status != Status.RUNNING:
+            raise WrongStatus(_("This tournament is not running."))
+        playing = {
+            e.pk: e for e in tournament.entries.select_for_update().filter(status=Entry.Status.PLAYING)
+        }
+        if any(bust.entry not in playing or playing[bust.entry].chips != 0 for bust in busts):
+            raise ValueError("a bust names an entry that is not playing or still has chips")
+        entrants = tournament.entries.filter(status__in=Entry.IN_TOURNAMENT).count()
+        prizes = tournament.payout_table.schedule().prizes(
+            entrants=entrants, pool=prize_pool(tournament=tournament)
+        )
+        left = players_left(tournament=tournament)
+        finishes = busts_finish(busts=busts, players_left=left, prizes=prizes)
+        if left - len(finishes) == 1:
+            (winner,) = (pk for pk in playing if pk not in {bust.entry for bust in busts})
+            finishes += (Finish(winner, 1, prizes[0]),)
+            tournament.status, tournament.finished_at = Status.FINISHED, now
+            tournament.save(update_fields=["status", "finished_at"])
+        for finish in finishes:
+            _entry_finish(tournament, playing[finish.entry], finish, now)
+        return finishes
+
+
+def _entry_finish(tournament: Tournament, entry: Entry, finish: Finish, now: datetime) -> None:
+    entry.status, entry.place, entry.prize, entry.finished_at = (
+        Entry.Status.FINISHED,
+        finish.place,
+        finish.prize,
+        now,
+    )
+    entry.save(update_fields=["status", "place", "prize", "finished_at"])
+    cashier.tournament_prize_pay(
+        user=entry.user,
+        currency=tournament.currency,
+        pool_ref=tournament.pool_ref,
+        amount=finish.prize,
+        idempotency_key=f"tournament-prize:{entry.pk}",
+        memo=_("%(tournament)s: place %(place)s") % {"tournament": tournament.name, "place": finish.place},
+    )
