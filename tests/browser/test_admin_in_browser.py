@@ -8,7 +8,7 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from cashier import services as cashier
-from tests.browser.test_table_in_browser import CHROMIUM, browser  # noqa: F401 - the fixture
+from tests.browser.conftest import CHROMIUM  # the browser fixture comes with it (tests/browser/conftest.py)
 from tests.conftest import ARTIFACTS
 from tests.staff.conftest import CARD_OK, hand_played, new_key, player_create, sit, table_create
 
