@@ -32,6 +32,7 @@ superuser: $(STAMP)
 lint: $(STAMP)
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
+	$(PY) -m mypy tables/engine
 
 format: $(STAMP)
 	$(PY) -m ruff format .

@@ -1,26 +1,39 @@
 from django.contrib import admin, messages
 from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
-from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from accounts.models import User
 
+SUPERUSER_ONLY_FIELDS = ("password", "is_superuser", "groups", "user_permissions")
+
 
 @admin.register(User)
 class UserAdmin(BaseUserAdmin):
+    """Accounts as logins: superusers manage staff, passwords and permissions here. Staff's page for a player
+    is the player page (staff app), without password or permission widgets."""
+
     list_display = ("username", "email", "is_bot", "identity_verified_at", "is_staff", "date_joined")
     list_filter = ("is_bot", "is_staff", "is_active")
+    search_fields = ("username", "email", "first_name", "last_name")
     fieldsets = BaseUserAdmin.fieldsets + (
-        (_("Room"), {"fields": ("is_bot", "identity_verified_at", "preferred_language")}),
+        (_("Room"), {"fields": ("is_bot", "identity_verified_at", "identity_verified_by", "preferred_language")}),
     )
+    readonly_fields = ("identity_verified_at", "identity_verified_by")
     actions = ["identity_verify"]
+
+    def get_fieldsets(self, request, obj=None):
+        fieldsets = super().get_fieldsets(request, obj)
+        if request.user.is_superuser or obj is None:
+            return fieldsets
+        return [(name, {**options, "fields": [f for f in options["fields"] if f not in SUPERUSER_ONLY_FIELDS]})
+                for name, options in fieldsets]
 
     @admin.action(description=_("Mark the identity of the selected players as verified (documents checked)"))
     def identity_verify(self, request, queryset):
-        count = queryset.filter(identity_verified_at__isnull=True, is_bot=False).update(
-            identity_verified_at=timezone.now()
-        )
+        from accounts.services import identity_verify
+
+        count = sum(identity_verify(user=user, staff_user=request.user) for user in queryset)
         self.message_user(
             request,
             ngettext("%(count)d identity verified.", "%(count)d identities verified.", count) % {"count": count},
@@ -40,10 +53,25 @@ from accounts.models import DepositLimit, SelfExclusion  # noqa: E402
 
 @admin.register(DepositLimit)
 class DepositLimitAdmin(admin.ModelAdmin):
-    list_display = ("user", "period", "amount", "pending_amount", "pending_from", "updated_at")
+    list_display = ("user", "period", "shown_amount", "shown_pending_amount", "pending_from", "updated_at")
     list_filter = ("period",)
-    search_fields = ("user__username",)
-    readonly_fields = ("user", "period", "amount", "pending_amount", "pending_from", "updated_at")
+    search_fields = ("user__username", "user__email")
+    fields = ("user", "period", "shown_amount", "shown_pending_amount", "pending_from", "updated_at")
+    readonly_fields = fields
+
+    @admin.display(description=_("limit"), ordering="amount")
+    def shown_amount(self, obj):
+        from cashier.templatetags.money import format_amount
+
+        return _("none") if obj.amount is None else format_amount(obj.amount)
+
+    @admin.display(description=_("new limit"))
+    def shown_pending_amount(self, obj):
+        from cashier.templatetags.money import format_amount
+
+        if obj.pending_from is None:
+            return "-"
+        return _("none") if obj.pending_amount is None else format_amount(obj.pending_amount)
 
     def has_add_permission(self, request, obj=None):
         return False  # limits are the player's own, set on the account page
@@ -79,7 +107,7 @@ class SelfExclusionAdmin(admin.ModelAdmin):
     form = SelfExclusionAddForm
     list_display = ("user", "period", "starts_at", "ends_at", "lifted_at", "lifted_by", "created_by")
     list_filter = ("period",)
-    search_fields = ("user__username",)
+    search_fields = ("user__username", "user__email")
     fields = ("user", "period")
     autocomplete_fields = ("user",)
     actions = ["lift"]

@@ -8,6 +8,9 @@ class User(AbstractUser):
 
     is_bot = models.BooleanField(_("house bot"), default=False)
     identity_verified_at = models.DateTimeField(_("identity verified at"), null=True, blank=True)
+    identity_verified_by = models.ForeignKey(
+        "self", on_delete=models.PROTECT, null=True, blank=True, related_name="+", verbose_name=_("identity verified by")
+    )
     preferred_language = models.CharField(
         _("language"), max_length=8, blank=True, choices=[("en", "English"), ("it", "Italiano")]
     )

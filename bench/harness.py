@@ -28,6 +28,7 @@ BASE_DIR = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(BASE_DIR))
 
 from pokerroom.embedded import EmbeddedPostgres, EmbeddedRedis, free_port, stop_child, wait_for_port  # noqa: E402
+from pokerroom.supervisor import web_listening  # noqa: E402
 
 PY = sys.executable
 BENCH_DB = "bench_room"
@@ -37,9 +38,9 @@ def log(message: str) -> None:
     print(f"[bench {time.strftime('%H:%M:%S')}] {message}", flush=True)
 
 
-def results_write(*, folder, name: str, results: dict) -> Path:
-    """Keep a run's figures as JSON beside the others of its kind, and say where."""
-    out = Path(folder) / f"{name}-{time.strftime('%Y%m%d-%H%M%S')}.json"
+def results_write(*, folder, name: str, results: dict, path: Path | None = None) -> Path:
+    """Keep a run's figures as JSON beside the others of its kind (or at `path`), and say where."""
+    out = path or Path(folder) / f"{name}-{time.strftime('%Y%m%d-%H%M%S')}.json"
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(results, indent=2, default=str))
     log(f"figures in {out}")
@@ -104,6 +105,15 @@ class Proc:
             return ""
 
 
+def _children(pid: int) -> list[int]:
+    import psutil
+
+    try:
+        return [child.pid for child in psutil.Process(pid).children()]
+    except psutil.NoSuchProcess:
+        return []
+
+
 def tree_cpu_seconds(pid: int | None) -> float:
     """CPU seconds (user + system) of a process and its descendants, the reaped ones included."""
     import psutil
@@ -136,6 +146,8 @@ class Room:
         self.redis: EmbeddedRedis | None = None
         self.env: dict[str, str] = {}
         self.daphnes: list[Proc] = []
+        self.web: Proc | None = None  # the supervisor's web processes (start_web)
+        self.web_pids: dict[str, int] = {}
         self.workers: list[Proc] = []
         self.extra: list[Proc] = []
         self.bot_pids: list[int] = []  # bot processes besides this one (bench/load.py --bot-processes)
@@ -226,6 +238,22 @@ class Room:
         proc.port = port  # type: ignore[attr-defined]
         return proc
 
+    def start_web(self, *, processes: int) -> Proc:
+        """The room's web processes as `make run` starts them: the supervisor's `serve`, `processes` daphnes
+        on one port (a socket each, the kernel spreading connections over them). Returns once all listen."""
+        port = free_port()
+        command = [PY, "-m", "pokerroom.supervisor", "serve", "--port", str(port)]
+        proc = Proc("web", command, {**self.env, "ROOM_WEB_PROCESSES": str(processes)}, self.folder)
+        proc.port = port  # type: ignore[attr-defined]
+        self.web = proc
+        deadline = time.monotonic() + 120
+        while len(listening := web_listening(_children(proc.pid), port)) < processes:
+            if not proc.alive() or time.monotonic() > deadline:
+                raise RuntimeError(f"the web processes did not start\n{proc.tail()}")
+            time.sleep(0.2)
+        self.web_pids = {f"daphne{n}": pid for n, pid in enumerate(sorted(listening), start=1)}
+        return proc
+
     def start_worker(self, *, beat: bool = True, name: str = "worker", pool: str = "prefork",
                      concurrency: int = 2) -> Proc:
         hostname = f"bench-{name}-{uuid.uuid4().hex[:6]}@localhost"
@@ -261,6 +289,7 @@ class Room:
         pids: dict[str, int | None] = {}
         for proc in self.daphnes:
             pids[proc.name] = proc.pid
+        pids.update(self.web_pids)
         for proc in self.workers:
             pids[proc.name] = proc.pid
         for proc in self.extra:
@@ -281,9 +310,9 @@ class Room:
         return snapshot
 
     def stop(self) -> None:
-        for proc in [*self.extra, *self.daphnes, *self.workers]:
+        for proc in [*self.extra, *self.daphnes, *([self.web] if self.web else []), *self.workers]:
             if proc.alive():
-                proc.stop()
+                proc.stop(timeout=45)
         if self.redis:
             self.redis.stop()
         if self.pg:
@@ -403,6 +432,7 @@ class Bot:
         self.last_fix = 0.0
         self.topped_up_from: int | None = None  # the stack our last top-up was asked from
         self.seen_seated = False
+        self.join_pending = False  # a join sent on this connection that no state or error has answered yet
         self._think_task: asyncio.Task | None = None
 
     # connection
@@ -429,6 +459,7 @@ class Bot:
             self.stats.connects += 1
             self.synced_at = None
             self.pending = None
+            self.join_pending = False  # the new connection's first state says whether a join took
             self.connected.set()
             try:
                 await self._read(stop)
@@ -463,6 +494,14 @@ class Bot:
                 await self.handle(json.loads(recv.result()))
         finally:
             stop_wait.cancel()
+
+    async def join(self) -> None:
+        """Ask for our seat. The room answers a join with a state that seats us or with an error, however
+        long it waits for the table; until then the states that still show the seat empty are older than the
+        join, and joining again only earns an `already_seated` refusal."""
+        self.join_pending = True
+        self.last_fix = time.monotonic()
+        await self.send(type="join", seat=self.player.seat, buy_in=self.buy_in, post="now")
 
     async def send(self, **message) -> None:
         if self.stats.measuring:
@@ -501,6 +540,7 @@ class Bot:
                 self.stats.errors[message.get("code")] += 1
             if self.pending is not None:
                 self.pending = None
+            self.join_pending = False  # unseated, a bot sends nothing else that can be refused
             return
         if self.player is None:
             return
@@ -535,14 +575,15 @@ class Bot:
         now = time.monotonic()
         if row is not None:
             self.seen_seated = True
+            self.join_pending = False
         if row is None:
             # Not seated yet: sit down. Once seen seated, a state without us is only a late one (a busy
-            # client reads old frames): joining again would only cost the server a refused `already_seated`.
-            if not self.acting or self.seen_seated:
+            # client reads old frames), and so is one while our join waits for its answer: joining again
+            # would only cost the server a refused `already_seated`.
+            if not self.acting or self.seen_seated or self.join_pending:
                 return
             if now - self.last_fix > 5:
-                self.last_fix = now
-                await self.send(type="join", seat=self.player.seat, buy_in=self.buy_in, post="now")
+                await self.join()
             return
         # A state still showing the stack from before our last top-up is an old one (a busy client reads late
         # frames): topping up from it again would ask for more than the maximum buy-in.

@@ -4,13 +4,16 @@ ceiling measured the same way in the same run.
     python bench/load.py                                  # 900 players on 150 six-max tables, saturated
     python bench/load.py --players 60 --tables 10 --seconds 30
     python bench/load.py --think 2                         # each bot thinks 0.5x-1.5x 2 s before acting
-    python bench/load.py --daphnes 2 --workers 2           # scale-out: a table's players on both daphnes
-    python bench/load.py --profile 20                      # py-spy on daphne for 20 s of the window
+    python bench/load.py --daphnes 1 --workers 2           # one web process (default: one per core), 2 workers
+    python bench/load.py --profile 20                      # py-spy on the first daphne for 20 s of the window
     python bench/load.py --bot-processes 2                 # the bots split over 2 OS processes
+    python bench/load.py --curve --bot-processes 2         # the capacity curve: 300 to 1,800 players, 2 s think
 
 The room: PostgreSQL and Redis (embedded under var/bench/, or DATABASE_URL / REDIS_URL), `manage.py
-migrate`, daphne (`pokerroom.asgi:application`) and a Celery worker with beat (`-B`, prefork, concurrency
-2, as the supervisor starts it). Users, their play chips, their sessions and the tables are created through
+migrate`, the web processes as `make run` starts them (`python -m pokerroom.supervisor serve`: `--daphnes`
+daphnes, ROOM_WEB_PROCESSES or one per core by default, on one port, the kernel spreading the bots'
+connections over them, so a table's players are on different processes) and a Celery worker with beat
+(`-B`, prefork, concurrency 2, as the supervisor starts it). Users, their play chips, their sessions and the tables are created through
 the ORM and the cashier's services first; each bot then connects with its session cookie and an Origin,
 joins its seat with `join` and plays from `legal` with `tables.bots.bot_choose`.
 
@@ -24,6 +27,11 @@ how many of them arrived later, out of order), tables with no action in the last
 CPU each process used (% of one core: daphne, worker, postgres, redis, and the bots: this process alone,
 plus the bot processes with `--bot-processes N`). At the end: `manage.py ledger_check`. A JSON copy of the
 figures goes to var/bench/.
+
+`--curve`: one run of the room (no bare phase, 2 s think unless `--think`, six to a table) at each of
+`--curve-points` players (300,600,900,1200,1800), each in a fresh room; p50/p95/p99, CPU per process and
+errors at each, and the knee (the most players with p99 at most 100 ms); a JSON copy and an SVG of the curve
+in var/bench/load/ (and at `--svg PATH`), drawn by bench/curve.py, which also draws several runs in one.
 
 `--bot-processes N` (N > 1): the tables are dealt round-robin to N spawned processes, each running the bots
 of its tables in its own asyncio loop, in both phases. This process only starts the room, says when to sit
@@ -130,10 +138,10 @@ async def measure(room: Room, stats: Stats, *, warmup: float, seconds: float, pr
     cpu0, t0 = room.cpu_snapshot(), time.monotonic()
     stats.measuring = True
     spy = None
-    if profile and room.daphnes:
+    if profile and room.web_pids:
         out = room.folder / f"profile-daphne-{int(time.time())}.txt"
         spy = subprocess.Popen(
-            [str(Path(sys.executable).parent / "py-spy"), "record", "-p", str(room.daphnes[0].pid), "-d",
+            [str(Path(sys.executable).parent / "py-spy"), "record", "-p", str(room.web_pids["daphne1"]), "-d",
              str(min(profile, int(seconds))), "-f", "raw", "-o", str(out), "-r", "50",
              *(["--gil"] if os.environ.get("BENCH_PROFILE_GIL") == "1" else [])],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
@@ -220,11 +228,10 @@ async def room_phase(room: Room, players, tables, args) -> dict:
 
     stats = Stats()
     rng = random.Random(args.seed + 1)
-    origin = f"http://127.0.0.1:{room.daphnes[0].port}"
+    origin = f"http://127.0.0.1:{room.web.port}"
     bots = []
     for index, player in enumerate(players):
-        daphne = room.daphnes[player.seat % len(room.daphnes)]  # a table's players on different processes
-        bots.append(Bot(url=f"ws://127.0.0.1:{daphne.port}/ws/tables/{player.table_id}/", origin=origin,
+        bots.append(Bot(url=f"ws://127.0.0.1:{room.web.port}/ws/tables/{player.table_id}/", origin=origin,
                         stats=stats, table_id=player.table_id, player=player, think=args.think,
                         rng=random.Random(rng.random() + index)))
     stop = asyncio.Event()
@@ -240,8 +247,7 @@ async def room_phase(room: Room, players, tables, args) -> dict:
         f"{time.monotonic() - started:.1f} s ({stats.connect_failures} failed attempts)")
     for index, bot in enumerate(bots):
         bot.acting = True
-        await bot.send(type="join", seat=bot.player.seat, buy_in=bot.buy_in, post="now")
-        bot.last_fix = time.monotonic()
+        await bot.join()
         if index % args.join_rate == args.join_rate - 1:
             await asyncio.sleep(1)
     # warm-up: until every table is playing (or the warm-up bound)
@@ -445,8 +451,7 @@ async def room_shard(payload: dict, index: int, count: int, conn, flags: dict) -
     rate = max(1, round(args.join_rate / count))  # together: --join-rate joins a second
     for n, bot in enumerate(bots):
         bot.acting = True
-        await bot.send(type="join", seat=bot.player.seat, buy_in=bot.buy_in, post="now")
-        bot.last_fix = time.monotonic()
+        await bot.join()
         if n % rate == rate - 1:
             await asyncio.sleep(1)
     table_ids = sorted({bot.table_id for bot in bots})
@@ -501,13 +506,12 @@ async def room_phase_split(room: Room, players, tables, args) -> dict:
     from tables.models import Hand
 
     rng = random.Random(args.seed + 1)
-    origin = f"http://127.0.0.1:{room.daphnes[0].port}"
+    origin = f"http://127.0.0.1:{room.web.port}"
     seeds = [rng.random() + index for index in range(len(players))]  # the same bots as in one process
     by_table: dict = {}
     for index, player in enumerate(players):
-        daphne = room.daphnes[player.seat % len(room.daphnes)]  # a table's players on different processes
         by_table.setdefault(player.table_id, []).append(
-            (player, f"ws://127.0.0.1:{daphne.port}/ws/tables/{player.table_id}/", seeds[index]))
+            (player, f"ws://127.0.0.1:{room.web.port}/ws/tables/{player.table_id}/", seeds[index]))
     started = time.monotonic()
     shards = Shards(room, "room", [
         {"args": args, "origin": origin, "bots": [bot for table in share for bot in by_table[table.id]]}
@@ -586,35 +590,10 @@ def stalled_describe(table_ids: list[int]) -> list[str]:
     return lines
 
 
-def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--players", type=int, default=900)
-    parser.add_argument("--tables", type=int, default=150)
-    parser.add_argument("--seconds", type=float, default=60, help="the measured window of each phase")
-    parser.add_argument("--warmup", type=float, default=10)
-    parser.add_argument("--think", type=float, default=0.0, help="seconds a bot thinks (0: saturated)")
-    parser.add_argument("--no-bare", action="store_true")
-    parser.add_argument("--daphnes", type=int, default=1)
-    parser.add_argument("--workers", type=int, default=1)
-    parser.add_argument("--pg-fast", action="store_true", help="embedded PostgreSQL without fsync")
-    parser.add_argument("--profile", type=int, default=0, help="py-spy on daphne for this many seconds")
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--bot-processes", type=int, default=1,
-                        help="split the bots (by table) over this many OS processes, each with its own loop")
-    parser.add_argument("--join-rate", type=int, default=60, help="joins sent a second after all connected")
-    parser.add_argument("--folder", default=str(BASE_DIR / "var" / "bench" / "load"))
-    args = parser.parse_args(argv)
-    if args.players % args.tables:
-        parser.error("--players must be a multiple of --tables")
-    per_table = args.players // args.tables
-    if not 2 <= per_table <= 6:
-        parser.error("2 to 6 players a table (six-max tables)")
-    if not 1 <= args.bot_processes <= args.tables:
-        parser.error("--bot-processes: 1 to --tables processes")
-
+def load_run(args, results: dict) -> bool:
+    """One run: the room started as `make run` starts it, its phases, `ledger_check`. Fills `results` as it
+    goes; True when the ledger is clean."""
     room = Room(Path(args.folder), pg_fast=args.pg_fast)
-    results: dict = {"args": vars(args), "started": time.strftime("%Y-%m-%d %H:%M:%S")}
-    code = 0
     try:
         room.start_services()
         room.migrate()
@@ -622,13 +601,13 @@ def main(argv=None) -> int:
         started = time.monotonic()
         tables = tables_create(count=args.tables)
         bare_tables = tables_create(count=args.tables, prefix="Bare") if not args.no_bare else []
-        players = players_create(tables=tables, per_table=per_table)
+        players = players_create(tables=tables, per_table=args.players // args.tables)
         log(f"{len(players)} players with sessions and play chips, {len(tables)} tables "
             f"({time.monotonic() - started:.1f} s)")
         for n in range(args.workers):
             room.workers.append(room.start_worker(beat=n == 0, name=f"worker{n + 1}" if args.workers > 1 else "worker"))
-        for n in range(args.daphnes):
-            room.daphnes.append(room.start_daphne(name=f"daphne{n + 1}" if args.daphnes > 1 else "daphne"))
+        room.start_web(processes=args.daphnes)
+        log(f"{args.daphnes} web process(es) listening on port {room.web.port}")
         from django.db import connection
 
         connection.close()  # the bots' process keeps no database connection open during the run
@@ -646,13 +625,114 @@ def main(argv=None) -> int:
         ok, text = ledger_check_run(room.env)
         results["ledger_check"] = "clean" if ok else text
         log(f"ledger_check: {'clean' if ok else text}")
-        code = 0 if ok else 1
+        return ok
     finally:
         room.stop()
-        results_write(folder=args.folder, name="load", results=results)
-    return code
+
+
+def curve_main(args) -> int:
+    """`--curve`: a load run of the room (its own process, a fresh room) at each of `--curve-points` players,
+    six to a table: latency, CPU and errors at each, and the knee; a JSON copy and the curve drawn as SVG."""
+    from curve import curve_point, curve_svg, curve_table, knee
+
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    run: dict = {"args": vars(args), "started": time.strftime("%Y-%m-%d %H:%M:%S"), "app": app_commit(),
+                 "points": []}
+    ok = True
+    try:
+        for players in args.curve_points:
+            log(f"curve: {players} players on {players // 6} tables")
+            out = Path(args.folder) / f"curve-{stamp}-{players}.json"
+            done = subprocess.run([sys.executable, __file__, *curve_point_argv(args, players), "--json", str(out)],
+                                  cwd=BASE_DIR)
+            ok = ok and done.returncode == 0
+            run["points"].append(curve_point(players, json.loads(out.read_text()) if out.exists() else {}))
+        run["knee"] = knee(run["points"])
+    finally:
+        out = results_write(folder=args.folder, name="curve", results=run)
+        svg = curve_svg([run])
+        for path in {out.with_suffix(".svg"), *([Path(args.svg)] if args.svg else [])}:
+            path.write_text(svg)
+            log(f"curve drawn in {path}")
+        print(curve_table([run]), flush=True)
+    log(f"knee (the most players with p99 at most 100 ms): {run.get('knee')}")
+    return 0 if ok else 1
+
+
+def curve_point_argv(args, players: int) -> list[str]:
+    """The load run of one point of the curve: the curve's own options, `players` six to a table, no bare."""
+    argv = ["--players", str(players), "--tables", str(players // 6), "--no-bare", "--think", str(args.think)]
+    for name in ("seconds", "warmup", "daphnes", "workers", "seed", "bot_processes", "join_rate", "folder", "profile"):
+        argv += [f"--{name.replace('_', '-')}", str(getattr(args, name))]
+    return argv + (["--pg-fast"] if args.pg_fast else [])
+
+
+def app_commit() -> str | None:
+    done = subprocess.run(["git", "describe", "--always", "--dirty"], cwd=BASE_DIR, capture_output=True, text=True)
+    return done.stdout.strip() or None
+
+
+def curve_points(text: str) -> list[int]:
+    try:
+        points = sorted({int(part) for part in text.split(",") if part.strip()})
+    except ValueError:
+        raise argparse.ArgumentTypeError("players, comma-separated: 300,600,900") from None
+    if not points or any(n < 12 or n % 6 for n in points):
+        raise argparse.ArgumentTypeError("each point a multiple of 6 players (six to a table), at least 12")
+    return points
+
+
+def main(argv=None) -> int:
+    from pokerroom.supervisor import web_processes_count
+
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--players", type=int, default=900)
+    parser.add_argument("--tables", type=int, default=150)
+    parser.add_argument("--seconds", type=float, default=60, help="the measured window of each phase")
+    parser.add_argument("--warmup", type=float, default=10)
+    parser.add_argument("--think", type=float, default=None,
+                        help="seconds a bot thinks (0: saturated; the default, but 2 with --curve)")
+    parser.add_argument("--no-bare", action="store_true")
+    parser.add_argument("--daphnes", type=int, default=web_processes_count(os.environ),
+                        help="web processes on the room's one port, as make run starts them "
+                             "(default: ROOM_WEB_PROCESSES, else one per core)")
+    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--pg-fast", action="store_true", help="embedded PostgreSQL without fsync")
+    parser.add_argument("--profile", type=int, default=0, help="py-spy on the first daphne for this many seconds")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--bot-processes", type=int, default=1,
+                        help="split the bots (by table) over this many OS processes, each with its own loop")
+    parser.add_argument("--join-rate", type=int, default=60, help="joins sent a second after all connected")
+    parser.add_argument("--folder", default=str(BASE_DIR / "var" / "bench" / "load"))
+    parser.add_argument("--curve", action="store_true",
+                        help="the capacity curve: a run at each of --curve-points players, six to a table, no bare")
+    parser.add_argument("--curve-points", type=curve_points, default=curve_points("300,600,900,1200,1800"))
+    parser.add_argument("--svg", help="with --curve: draw the curve here too (docs/...), besides the JSON copy")
+    parser.add_argument("--json", help="write the figures here (default: var/bench/load/load-<time>.json)")
+    args = parser.parse_args(argv)
+    if args.think is None:
+        args.think = 2.0 if args.curve else 0.0
+    if args.daphnes < 1:
+        parser.error("--daphnes: at least 1")
+    if args.curve:
+        if not 1 <= args.bot_processes <= min(args.curve_points) // 6:
+            parser.error("--bot-processes: 1 to the tables of the smallest point")
+        return curve_main(args)
+    if args.players % args.tables:
+        parser.error("--players must be a multiple of --tables")
+    per_table = args.players // args.tables
+    if not 2 <= per_table <= 6:
+        parser.error("2 to 6 players a table (six-max tables)")
+    if not 1 <= args.bot_processes <= args.tables:
+        parser.error("--bot-processes: 1 to --tables processes")
+    results: dict = {"args": vars(args), "started": time.strftime("%Y-%m-%d %H:%M:%S"), "app": app_commit()}
+    ok = False
+    try:
+        ok = load_run(args, results)
+    finally:
+        results_write(folder=args.folder, name="load", results=results, path=args.json and Path(args.json))
+    return 0 if ok else 1
 
 
 if __name__ == "__main__":
     sys.exit(main())
-

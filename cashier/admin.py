@@ -1,6 +1,9 @@
 """Staff's view of the money: the ledger read-only, withdrawals to review, deposits to chase, the audit."""
 
+from django import forms
 from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied
+from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.translation import gettext as _
@@ -9,8 +12,8 @@ from django.utils.translation import gettext_lazy
 from cashier import services
 from cashier.errors import CashierError
 from cashier.management.commands.ledger_check import report_lines
-from cashier.models import Account, Deposit, Entry, SeatSession, Transfer, Withdrawal
-from cashier.selectors import ledger_check
+from cashier.models import Account, Deposit, Entry, RejectionReason, SeatSession, Transfer, Withdrawal
+from cashier.selectors import ledger_check, wallet_balances
 from cashier.templatetags.money import format_amount
 
 
@@ -29,7 +32,7 @@ class ReadOnlyAdmin(admin.ModelAdmin):
 
 class EntryInline(admin.TabularInline):
     model = Entry
-    fields = ("account", "amount", "balance_after")
+    fields = ("account", "shown_amount", "shown_balance_after")
     readonly_fields = fields
     extra = 0
     can_delete = False
@@ -40,12 +43,20 @@ class EntryInline(admin.TabularInline):
     def has_change_permission(self, request, obj=None):
         return False
 
+    @admin.display(description=gettext_lazy("amount"))
+    def shown_amount(self, obj):
+        return format_amount(obj.amount, obj.account.currency)
+
+    @admin.display(description=gettext_lazy("balance after"))
+    def shown_balance_after(self, obj):
+        return format_amount(obj.balance_after, obj.account.currency)
+
 
 @admin.register(Account)
 class AccountAdmin(ReadOnlyAdmin):
     list_display = ("id", "kind", "currency", "user", "table", "ref", "shown_balance", "created_at")
     list_filter = ("kind", "currency")
-    search_fields = ("user__username", "ref")
+    search_fields = ("user__username", "user__email", "ref")
     list_select_related = ("user", "table")
     change_list_template = "admin/cashier/account/change_list.html"
 
@@ -74,7 +85,7 @@ class AccountAdmin(ReadOnlyAdmin):
 class TransferAdmin(ReadOnlyAdmin):
     list_display = ("id", "kind", "currency", "user", "table", "hand_ref", "created_at", "memo")
     list_filter = ("kind", "currency")
-    search_fields = ("idempotency_key", "hand_ref", "user__username")
+    search_fields = ("idempotency_key", "hand_ref", "user__username", "user__email")
     date_hierarchy = "created_at"
     inlines = [EntryInline]
     list_select_related = ("user", "table")
@@ -82,26 +93,42 @@ class TransferAdmin(ReadOnlyAdmin):
 
 @admin.register(Entry)
 class EntryAdmin(ReadOnlyAdmin):
-    list_display = ("id", "transfer", "account", "amount", "balance_after")
+    list_display = ("id", "transfer", "account", "shown_amount", "shown_balance_after")
     list_filter = ("account__kind", "account__currency")
-    search_fields = ("account__user__username",)
+    search_fields = ("account__user__username", "account__user__email")
     list_select_related = ("transfer", "account", "account__user")
+
+    @admin.display(description=gettext_lazy("amount"), ordering="amount")
+    def shown_amount(self, obj):
+        return format_amount(obj.amount, obj.account.currency)
+
+    @admin.display(description=gettext_lazy("balance after"))
+    def shown_balance_after(self, obj):
+        return format_amount(obj.balance_after, obj.account.currency)
 
 
 @admin.register(SeatSession)
 class SeatSessionAdmin(ReadOnlyAdmin):
-    list_display = ("id", "table", "seat_number", "user", "opened_at", "moved_in", "closed_at", "left_with",
-                    "cash_out_after_hand")
+    list_display = ("id", "table", "seat_number", "user", "opened_at", "shown_moved_in", "closed_at",
+                    "shown_left_with", "cash_out_after_hand")
     list_filter = ("currency", "closed_at")
-    search_fields = ("user__username", "table__name")
+    search_fields = ("user__username", "user__email", "table__name")
     list_select_related = ("table", "user")
+
+    @admin.display(description=gettext_lazy("moved in from the wallet"), ordering="moved_in")
+    def shown_moved_in(self, obj):
+        return format_amount(obj.moved_in, obj.currency)
+
+    @admin.display(description=gettext_lazy("left with"), ordering="left_with")
+    def shown_left_with(self, obj):
+        return "-" if obj.left_with is None else format_amount(obj.left_with, obj.currency)
 
 
 @admin.register(Deposit)
 class DepositAdmin(ReadOnlyAdmin):
     list_display = ("id", "user", "shown_amount", "card_label", "status", "attempts", "message", "created_at")
     list_filter = ("status",)
-    search_fields = ("user__username", "idempotency_key", "provider_ref")
+    search_fields = ("user__username", "user__email", "idempotency_key", "provider_ref")
     actions = ["retry_with_provider"]
 
     @admin.display(description=gettext_lazy("amount"), ordering="amount")
@@ -119,14 +146,27 @@ class DepositAdmin(ReadOnlyAdmin):
         self.message_user(request, _("%(n)d deposit(s) settled.") % {"n": done})
 
 
+class RejectForm(forms.Form):
+    reason_code = forms.ChoiceField(label=gettext_lazy("Reason the player reads"), choices=RejectionReason.choices)
+    reason = forms.CharField(label=gettext_lazy("Note to the player (optional)"), max_length=200, required=False)
+
+
 @admin.register(Withdrawal)
 class WithdrawalAdmin(ReadOnlyAdmin):
-    list_display = ("id", "user", "identity_verified", "shown_amount", "destination_label", "status", "reason",
+    """Withdrawals to review: each is decided from its own page, after a confirmation (approve, or reject with
+    a reason the player reads); from WITHDRAWAL_SECOND_APPROVAL_FROM, two members of staff must approve."""
+
+    list_display = ("id", "user", "identity_verified", "shown_amount", "destination_label", "status_shown",
                     "created_at", "decided_by", "decided_at")
     list_filter = ("status",)
-    search_fields = ("user__username", "idempotency_key")
-    list_select_related = ("user", "decided_by")
-    actions = ["approve", "reject", "retry_payout"]
+    search_fields = ("user__username", "user__email", "idempotency_key")
+    list_select_related = ("user", "decided_by", "first_approved_by")
+    fields = ("user", "identity_verified", "wallet_now", "shown_amount", "destination_label", "status_shown",
+              "reason_shown", "created_at", "first_approved_by", "first_approved_at", "decided_by", "decided_at",
+              "provider_ref", "attempts")
+    readonly_fields = fields
+    change_form_template = "admin/cashier/withdrawal/change_form.html"
+    actions = ["retry_payout"]
 
     @admin.display(description=gettext_lazy("amount"), ordering="amount")
     def shown_amount(self, obj):
@@ -136,42 +176,98 @@ class WithdrawalAdmin(ReadOnlyAdmin):
     def identity_verified(self, obj):
         return obj.user.identity_verified_at is not None
 
+    @admin.display(description=gettext_lazy("status"), ordering="status")
+    def status_shown(self, obj):
+        if obj.status == Withdrawal.Status.PENDING and obj.first_approved_by_id:
+            return _("Approved once, waiting for a second approver")
+        return obj.get_status_display()
+
+    @admin.display(description=gettext_lazy("reason"))
+    def reason_shown(self, obj):
+        return obj.reason_shown or "-"
+
+    @admin.display(description=gettext_lazy("player's wallet now"))
+    def wallet_now(self, obj):
+        return format_amount(wallet_balances(user=obj.user)[obj.currency], obj.currency)
+
     def has_change_permission(self, request, obj=None):
-        return obj is None and request.user.has_perm("cashier.change_withdrawal")  # lets the actions run
+        return obj is None and request.user.has_perm("cashier.change_withdrawal")  # lets the action run
 
-    def _each(self, request, queryset, func, done_message):
-        done = 0
-        for withdrawal in queryset:
+    def may_decide(self, request) -> bool:
+        return request.user.has_perm("cashier.change_withdrawal")
+
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        withdrawal = self.get_object(request, object_id)
+        extra = {}
+        if withdrawal is not None:
+            extra = {"may_decide": self.may_decide(request) and withdrawal.status == Withdrawal.Status.PENDING,
+                     "second_approval_needed": services.withdrawal_second_approval_needed(withdrawal)}
+        return super().change_view(request, object_id, form_url, {**extra, **(extra_context or {})})
+
+    def get_urls(self):
+        view = self.admin_site.admin_view
+        return [
+            path("<int:pk>/approve/", view(self.approve_view), name="cashier_withdrawal_approve"),
+            path("<int:pk>/reject/", view(self.reject_view), name="cashier_withdrawal_reject"),
+            *super().get_urls(),
+        ]
+
+    def _pending(self, request, pk) -> Withdrawal:
+        withdrawal = get_object_or_404(Withdrawal.objects.select_related("user", "first_approved_by"), pk=pk)
+        if not self.may_decide(request):
+            raise PermissionDenied
+        return withdrawal
+
+    def _decided(self, request, withdrawal, done_message):
+        self.message_user(request, done_message)
+        return redirect("admin:cashier_withdrawal_change", withdrawal.pk)
+
+    def approve_view(self, request, pk):
+        withdrawal = self._pending(request, pk)
+        if request.method == "POST" and request.POST.get("confirm"):
             try:
-                func(withdrawal)
-                done += 1
-            except CashierError as error:
-                self.message_user(request, f"#{withdrawal.pk}: {error}", level=messages.ERROR)
-        if done:
-            self.message_user(request, done_message % {"n": done})
+                result = services.withdrawal_approve(withdrawal=withdrawal, staff_user=request.user)
+            except CashierError as refused:
+                self.message_user(request, str(refused), level=messages.ERROR)
+                return redirect("admin:cashier_withdrawal_change", withdrawal.pk)
+            if result.status == Withdrawal.Status.PENDING:
+                return self._decided(request, result, _("Your approval is recorded: a second member of staff must "
+                                                        "approve this withdrawal too."))
+            return self._decided(request, result, _("Withdrawal #%(id)s approved: %(status)s.") % {
+                "id": result.pk, "status": result.get_status_display().lower()})
+        return self._decision_page(request, withdrawal, _("Approve withdrawal #%(id)s") % {"id": withdrawal.pk})
 
-    @admin.action(description=gettext_lazy("Approve and pay the selected withdrawals"))
-    def approve(self, request, queryset):
-        def approve_one(withdrawal):
-            if withdrawal.user.identity_verified_at is None:
-                raise CashierError(_("The player's identity is not verified."))
-            result = services.withdrawal_approve(withdrawal=withdrawal, staff_user=request.user)
-            if result.status != Withdrawal.Status.PAID:
-                self.message_user(request, f"#{result.pk}: {result.get_status_display()}", level=messages.WARNING)
+    def reject_view(self, request, pk):
+        withdrawal = self._pending(request, pk)
+        form = RejectForm(request.POST or None)
+        if request.method == "POST" and request.POST.get("confirm") and form.is_valid():
+            try:
+                services.withdrawal_reject(withdrawal=withdrawal, staff_user=request.user,
+                                           reason_code=form.cleaned_data["reason_code"],
+                                           reason=form.cleaned_data["reason"])
+            except CashierError as refused:
+                self.message_user(request, str(refused), level=messages.ERROR)
+                return redirect("admin:cashier_withdrawal_change", withdrawal.pk)
+            return self._decided(request, withdrawal, _("Withdrawal #%(id)s rejected; the money is back in the "
+                                                        "player's wallet.") % {"id": withdrawal.pk})
+        return self._decision_page(request, withdrawal, _("Reject withdrawal #%(id)s") % {"id": withdrawal.pk},
+                                   form=form)
 
-        self._each(request, queryset, approve_one, _("%(n)d withdrawal(s) approved."))
-
-    @admin.action(description=gettext_lazy("Reject the selected withdrawals (the money goes back to the wallet)"))
-    def reject(self, request, queryset):
-        self._each(request, queryset,
-                   lambda w: services.withdrawal_reject(withdrawal=w, staff_user=request.user,
-                                                        reason=_("Rejected by staff")),
-                   _("%(n)d withdrawal(s) rejected, money returned."))
+    def _decision_page(self, request, withdrawal, title, form=None):
+        return TemplateResponse(request, "admin/cashier/withdrawal/decide.html", {
+            **self.admin_site.each_context(request), "opts": self.model._meta, "original": withdrawal,
+            "title": title, "form": form, "amount": format_amount(withdrawal.amount, withdrawal.currency),
+            "second_approval_needed": services.withdrawal_second_approval_needed(withdrawal),
+        })
 
     @admin.action(description=gettext_lazy("Ask the payment provider again about approved withdrawals"))
     def retry_payout(self, request, queryset):
-        self._each(request, queryset.filter(status=Withdrawal.Status.PROCESSING),
-                   lambda w: services.withdrawal_payout_retry(withdrawal=w), _("%(n)d withdrawal(s) asked again."))
+        done = 0
+        for withdrawal in queryset.filter(status=Withdrawal.Status.PROCESSING):
+            services.withdrawal_payout_retry(withdrawal=withdrawal)
+            done += 1
+        if done:
+            self.message_user(request, _("%(n)d withdrawal(s) asked again.") % {"n": done})
 
 
 def ledger_check_url() -> str:

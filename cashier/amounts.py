@@ -40,7 +40,7 @@ def amount_validate(amount, *, allow_zero: bool = False) -> int:
 _NUMBER = re.compile(r"^[0-9.,]+$")
 
 
-def amount_parse(text) -> int:
+def amount_parse(text, *, allow_zero: bool = False) -> int:
     """Turn what a player typed ("12.50", "12,50", "1.234,56", "€ 20") into cents, or raise InvalidAmount.
 
     At most two decimals; the locale's thousands separator is understood when its groups have three digits."""
@@ -65,7 +65,7 @@ def amount_parse(text) -> int:
         raise InvalidAmount(_("Amounts have at most two decimals (whole cents)."))
     if cents > MAX_AMOUNT:
         raise InvalidAmount(_("The amount is too large."))
-    return amount_validate(int(cents))
+    return amount_validate(int(cents), allow_zero=allow_zero)
 
 
 def _normalise_separators(value: str) -> str:

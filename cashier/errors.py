@@ -85,6 +85,14 @@ class SettlementInvalid(CashierError):
     code = "settlement_invalid"
 
 
+class AccountClosed(CashierError):
+    code = "account_closed"
+
+
+class SecondApprovalNeeded(CashierError):
+    code = "second_approval_needed"
+
+
 class ExclusionLocked(CashierError):
     code = "exclusion_locked"
 

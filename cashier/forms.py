@@ -1,6 +1,8 @@
 import uuid
+from decimal import Decimal
 
 from django import forms
+from django.utils.formats import number_format
 from django.utils.translation import gettext_lazy as _
 
 from cashier.amounts import amount_parse
@@ -8,18 +10,29 @@ from cashier.errors import InvalidAmount
 
 
 class MoneyField(forms.Field):
-    """An amount as a player types it, in their locale ("20.50", "20,50"); cleaned to integer cents."""
+    """An amount as a player (or staff) types it, in units and their locale ("20.50", "20,50"); cleaned to
+    integer cents (play chips count like cents). A stored amount is shown the same way ("20.50")."""
 
     widget = forms.TextInput(attrs={"inputmode": "decimal", "autocomplete": "off", "maxlength": "40"})
+
+    def __init__(self, *args, allow_zero: bool = False, **kwargs):
+        self.allow_zero = allow_zero
+        super().__init__(*args, **kwargs)
 
     def to_python(self, value):
         value = str(value).strip() if value is not None else ""
         if value in self.empty_values:
             return None
         try:
-            return amount_parse(value)
+            return amount_parse(value, allow_zero=self.allow_zero)
         except InvalidAmount as error:
             raise forms.ValidationError(str(error), code="invalid") from None
+
+    def prepare_value(self, value):
+        if isinstance(value, int) and not isinstance(value, bool):
+            sign = "-" if value < 0 else ""
+            return sign + number_format(Decimal(abs(value)) / 100, decimal_pos=2, use_l10n=True)
+        return value
 
 
 class IdempotentForm(forms.Form):

@@ -8,9 +8,18 @@ The table app registers its own functions once (e.g. in `TablesConfig.ready()`):
     hooks.seat_released_register(lambda session: ...)          # a seat session the cashier closed itself
 
 Until then: no hand is ever in progress, and a released seat is emptied in `tables.Seat` if it still holds
-that player."""
+that player.
 
+Apps that want to hear of credited deposits (the staff app flags large or unusual ones) register a listener:
+
+    hooks.deposit_succeeded_register(lambda *, deposit: ...)"""
+
+import logging
 from collections.abc import Callable
+
+from django.db import transaction
+
+log = logging.getLogger(__name__)
 
 
 def _no_hand(table) -> bool:
@@ -48,3 +57,22 @@ def hand_in_progress(table) -> bool:
 
 def seat_released(session) -> None:
     _seat_released(session)
+
+
+_deposit_listeners: list[Callable] = []
+
+
+def deposit_succeeded_register(func: Callable) -> None:
+    """`func(*, deposit)`: called inside the transaction that credited `deposit`, in a savepoint of its own;
+    a listener that fails is logged and never undoes the deposit."""
+    if func not in _deposit_listeners:
+        _deposit_listeners.append(func)
+
+
+def deposit_succeeded(deposit) -> None:
+    for listener in _deposit_listeners:
+        try:
+            with transaction.atomic():
+                listener(deposit=deposit)
+        except Exception:  # noqa: BLE001 - the money is credited whatever a listener does
+            log.exception("a listener of credited deposits failed on deposit %s", deposit.pk)

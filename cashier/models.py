@@ -254,7 +254,20 @@ class Deposit(models.Model):
         constraints = [models.CheckConstraint(condition=Q(amount__gt=0), name="deposit_amount_positive")]
 
     def __str__(self) -> str:
-        return f"#{self.pk} {self.user} {self.amount}"
+        from cashier.templatetags.money import format_amount
+
+        return f"#{self.pk} {self.user} {format_amount(self.amount, self.currency)}"
+
+
+class RejectionReason(models.TextChoices):
+    """Why staff rejected a withdrawal, as the player reads it (in their language; staff may add a note)."""
+
+    IDENTITY = "identity", _("We could not verify your identity with the documents we have.")
+    DESTINATION = "destination", _("This card cannot receive the payout: it must be in your name and accept payouts.")
+    ACCOUNT_REVIEW = "account_review", _("Your account needs a review first; our support team will contact you.")
+    DUPLICATE = "duplicate", _("This request repeated another withdrawal.")
+    PLAYER_REQUEST = "player_request", _("Cancelled as you asked.")
+    OTHER = "other", _("Rejected by our staff.")
 
 
 class Withdrawal(models.Model):
@@ -276,6 +289,8 @@ class Withdrawal(models.Model):
     destination_label = models.CharField(_("destination"), max_length=32)
     status = models.CharField(_("status"), max_length=16, choices=Status.choices, default=Status.PENDING)
     reason = models.CharField(_("reason"), max_length=200, blank=True, default="")
+    reason_code = models.CharField(_("reason for the rejection"), max_length=20, choices=RejectionReason.choices,
+                                   blank=True, default="")
     provider_ref = models.CharField(_("provider reference"), max_length=64, blank=True, default="")
     attempts = models.PositiveIntegerField(_("attempts"), default=0)
     hold_transfer = models.OneToOneField(Transfer, on_delete=models.PROTECT, related_name="+")
@@ -284,6 +299,10 @@ class Withdrawal(models.Model):
     decided_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True,
                                    related_name="+", verbose_name=_("decided by"))
     decided_at = models.DateTimeField(_("decided at"), null=True, blank=True)
+    # A large withdrawal (WITHDRAWAL_SECOND_APPROVAL_FROM) needs two approvers: the first is kept here.
+    first_approved_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True,
+                                          related_name="+", verbose_name=_("first approved by"))
+    first_approved_at = models.DateTimeField(_("first approved at"), null=True, blank=True)
     created_at = models.DateTimeField(_("requested at"), default=timezone.now, db_index=True)
 
     class Meta:
@@ -293,7 +312,15 @@ class Withdrawal(models.Model):
         constraints = [models.CheckConstraint(condition=Q(amount__gt=0), name="withdrawal_amount_positive")]
 
     def __str__(self) -> str:
-        return f"#{self.pk} {self.user} {self.amount}"
+        from cashier.templatetags.money import format_amount
+
+        return f"#{self.pk} {self.user} {format_amount(self.amount, self.currency)}"
+
+    @property
+    def reason_shown(self) -> str:
+        """The reason as the player reads it: the stored code in the reader's language, then staff's note."""
+        parts = [str(self.get_reason_code_display()) if self.reason_code else "", self.reason]
+        return " ".join(part for part in parts if part)
 
 
 class SandboxOperation(models.Model):

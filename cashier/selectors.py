@@ -168,9 +168,12 @@ def seat_money_offer(*, user, table, now: datetime | None = None) -> dict:
 
 
 def seat_session_recently_left(*, user, table, now: datetime | None = None) -> SeatSession | None:
+    """The player's session at `table` closed in the last 30 minutes, in the table's currency (a stack left
+    in play chips before staff switched the empty table to euros is owed nothing)."""
     now = now or timezone.now()
     return (
-        SeatSession.objects.filter(user=user, table=table, closed_at__gte=now - RETURN_WINDOW)
+        SeatSession.objects.filter(user=user, table=table, currency=table.currency,
+                                   closed_at__gte=now - RETURN_WINDOW)
         .order_by("-closed_at")
         .first()
     )

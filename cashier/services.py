@@ -20,10 +20,12 @@ from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
-from accounts.models import DepositLimit, SelfExclusion
+from accounts.audit import staff_action_record
+from accounts.models import DepositLimit, SelfExclusion, User
 from cashier import hooks
 from cashier.amounts import amount_validate, currency_validate
 from cashier.errors import (
+    AccountClosed,
     BuyInOutOfBounds,
     CashierError,
     DepositLimitExceeded,
@@ -36,6 +38,7 @@ from cashier.errors import (
     NotSeated,
     RefillRefused,
     SeatUnavailable,
+    SecondApprovalNeeded,
     SelfExcluded,
     SessionCapExceeded,
     SettlementInvalid,
@@ -51,7 +54,16 @@ from cashier.ledger import (
     transfer_replayed,
     wallet_get,
 )
-from cashier.models import Account, AccountKind, Deposit, SeatSession, Transfer, TransferKind, Withdrawal
+from cashier.models import (
+    Account,
+    AccountKind,
+    Deposit,
+    RejectionReason,
+    SeatSession,
+    Transfer,
+    TransferKind,
+    Withdrawal,
+)
 from cashier.providers import PaymentProvider, ProviderConflict, ProviderTimeout, provider_get
 from cashier.selectors import (
     EXCLUSION_DAYS,
@@ -80,6 +92,13 @@ def _key_validate(key) -> str:
     if not isinstance(key, str) or not key.strip() or len(key) > MAX_KEY_LENGTH:
         raise CashierError(_("This request has no valid idempotency key; reload the page and try again."))
     return key.strip()
+
+
+def _account_open_check(*, user) -> None:
+    """Refuse a deactivated account, as stored now (a player's open connection may hold an older copy).
+    Called with the player's wallet locked, which deactivation takes too (accounts.services.player_deactivate)."""
+    if not User.objects.filter(pk=user.pk, is_active=True).exists():
+        raise AccountClosed(_("This account is closed."))
 
 
 def _excluded_message(exclusion: SelfExclusion) -> str:
@@ -209,16 +228,33 @@ def player_self_exclude(
         exclusion = SelfExclusion.objects.create(
             user=user, period=period, starts_at=now, ends_at=ends_at, created_by=recorded_by or user
         )
+        if recorded_by is not None and recorded_by.pk != user.pk:
+            staff_action_record(actor=recorded_by, action="self_exclusion.record", target=exclusion,
+                                after={"period": period, "ends_at": ends_at})
+    player_seats_cash_out(user=user, hand_in_progress=hand_in_progress)
+    return exclusion
+
+
+def player_seats_cash_out(
+    *, user, hand_in_progress: Callable[[Table], bool] | None = None
+) -> list[SeatSession]:
+    """Cash `user` out of every seat: at once at a table where no hand is being played (the table hears of it
+    through `hooks.seat_released`), else flagged `cash_out_after_hand` for the table code to cash out when the
+    hand ends (`excluded_seats_cash_out`). Returns the sessions closed now. `hand_in_progress(table)` defaults
+    to the hook the table app registered.
+
+    Lock: the caller must hold no table or ledger lock (this locks each table row, then the ledger rows)."""
     check = hand_in_progress or hooks.hand_in_progress
+    closed = []
     for session in SeatSession.objects.filter(user=user, closed_at__isnull=True).select_related("table"):
         with transaction.atomic():
             table = Table.objects.select_for_update().get(pk=session.table_id)
             if check(table):
                 SeatSession.objects.filter(pk=session.pk, closed_at__isnull=True).update(cash_out_after_hand=True)
                 continue
-            closed = seat_cash_out(user=user, table=table, hand_in_progress=False)
-            hooks.seat_released(closed)
-    return exclusion
+            closed.append(seat_cash_out(user=user, table=table, hand_in_progress=False))
+            hooks.seat_released(closed[-1])
+    return closed
 
 
 def self_exclusion_lift(*, exclusion: SelfExclusion, lifted_by, now: datetime | None = None) -> SelfExclusion:
@@ -240,6 +276,8 @@ def self_exclusion_lift(*, exclusion: SelfExclusion, lifted_by, now: datetime | 
                                   % {"date": date_format(timezone.localtime(liftable_from), "DATE_FORMAT")})
         exclusion.lifted_at, exclusion.lifted_by = now, lifted_by
         exclusion.save(update_fields=["lifted_at", "lifted_by"])
+        staff_action_record(actor=lifted_by, action="self_exclusion.lift", target=exclusion,
+                            before={"lifted_at": None}, after={"lifted_at": now})
         return exclusion
 
 
@@ -295,6 +333,7 @@ def deposit_create(
                                             "Nothing was charged; reload the page to start a new one."))
             deposit.replayed = True
         else:
+            _account_open_check(user=user)
             exclusion = self_exclusion_active(user=user, now=now)
             if exclusion is not None:
                 raise SelfExcluded(_excluded_message(exclusion) + " " + _("Deposits are blocked."))
@@ -352,6 +391,8 @@ def deposit_retry(*, deposit: Deposit, provider: PaymentProvider | None = None) 
             deposit.status = Deposit.Status.DECLINED
             deposit.message = (result.message or _("The payment was declined."))[:200]
         deposit.save()
+        if deposit.status == Deposit.Status.SUCCEEDED:
+            hooks.deposit_succeeded(deposit)
         return deposit
 
 
@@ -407,10 +448,15 @@ def withdrawal_request(
         return withdrawal
 
 
-def withdrawal_reject(*, withdrawal: Withdrawal, staff_user, reason: str = "") -> Withdrawal:
-    """Staff reject a pending withdrawal: the held money goes back to the player's wallet.
+def withdrawal_reject(
+    *, withdrawal: Withdrawal, staff_user, reason: str = "", reason_code: str = RejectionReason.OTHER
+) -> Withdrawal:
+    """Staff reject a pending withdrawal: the held money goes back to the player's wallet. The player reads
+    the reason `reason_code` (a RejectionReason, in their language) and staff's `reason`, if any.
 
     Lock: none needed."""
+    if reason_code not in RejectionReason.values:
+        raise CashierError(_("Choose a reason for the rejection."))
     with transaction.atomic():
         locked = _withdrawal_accounts_lock(withdrawal)
         withdrawal = Withdrawal.objects.select_for_update().get(pk=withdrawal.pk)
@@ -419,26 +465,51 @@ def withdrawal_reject(*, withdrawal: Withdrawal, staff_user, reason: str = "") -
                 "status": withdrawal.get_status_display().lower()})
         withdrawal.final_transfer = _withdrawal_return(withdrawal, locked, reason or _("Rejected by staff"))
         withdrawal.status = Withdrawal.Status.REJECTED
-        withdrawal.reason = (reason or "")[:200]
+        withdrawal.reason_code, withdrawal.reason = reason_code, (reason or "")[:200]
         withdrawal.decided_by, withdrawal.decided_at = staff_user, timezone.now()
         withdrawal.save()
+        staff_action_record(actor=staff_user, action="withdrawal.reject", target=withdrawal,
+                            before={"status": Withdrawal.Status.PENDING},
+                            after={"status": withdrawal.status, "reason_code": reason_code}, note=withdrawal.reason)
         return withdrawal
 
 
+def withdrawal_second_approval_needed(withdrawal: Withdrawal) -> bool:
+    """Is `withdrawal` large enough to be paid only once two members of staff approved it?"""
+    return withdrawal.amount >= int(getattr(settings, "WITHDRAWAL_SECOND_APPROVAL_FROM", 100_000))
+
+
 def withdrawal_approve(*, withdrawal: Withdrawal, staff_user, provider: PaymentProvider | None = None) -> Withdrawal:
-    """Staff approve a pending withdrawal: the provider pays the card. Paid: the held money leaves the room
-    (to the provider's clearing account). Declined by the provider: the money goes back to the wallet
-    (`failed`). No answer: it stays `processing`; `withdrawal_payout_retry` asks again with the same key.
+    """Staff approve a pending withdrawal of a player whose identity is verified: the provider pays the card.
+    Paid: the held money leaves the room (to the provider's clearing account). Declined by the provider: the
+    money goes back to the wallet (`failed`). No answer: it stays `processing`; `withdrawal_payout_retry` asks
+    again with the same key. From WITHDRAWAL_SECOND_APPROVAL_FROM cents, the first approval is recorded and
+    the withdrawal stays pending until a second, other member of staff approves it.
 
     Lock: the caller must hold no lock and be outside any transaction (the provider is called in between)."""
     with transaction.atomic():
-        withdrawal = Withdrawal.objects.select_for_update().get(pk=withdrawal.pk)
+        withdrawal = Withdrawal.objects.select_for_update(of=("self",)).select_related("user").get(pk=withdrawal.pk)
         if withdrawal.status != Withdrawal.Status.PENDING:
             raise WrongState(_("Only a pending withdrawal can be approved; this one is %(status)s.") % {
                 "status": withdrawal.get_status_display().lower()})
+        if withdrawal.user.identity_verified_at is None:
+            raise IdentityNotVerified(_("The player's identity is not verified."))
+        now = timezone.now()
+        if withdrawal_second_approval_needed(withdrawal):
+            if withdrawal.first_approved_by_id is None:
+                withdrawal.first_approved_by, withdrawal.first_approved_at = staff_user, now
+                withdrawal.save(update_fields=["first_approved_by", "first_approved_at"])
+                staff_action_record(actor=staff_user, action="withdrawal.first_approval", target=withdrawal,
+                                    before={"first_approved_by": None}, after={"first_approved_by": staff_user.pk})
+                return withdrawal
+            if withdrawal.first_approved_by_id == staff_user.pk:
+                raise SecondApprovalNeeded(_("You approved this withdrawal already: another member of staff must "
+                                             "approve it too."))
         withdrawal.status = Withdrawal.Status.PROCESSING
-        withdrawal.decided_by, withdrawal.decided_at = staff_user, timezone.now()
+        withdrawal.decided_by, withdrawal.decided_at = staff_user, now
         withdrawal.save(update_fields=["status", "decided_by", "decided_at"])
+        staff_action_record(actor=staff_user, action="withdrawal.approve", target=withdrawal,
+                            before={"status": Withdrawal.Status.PENDING}, after={"status": withdrawal.status})
     return withdrawal_payout_retry(withdrawal=withdrawal, provider=provider)
 
 
@@ -532,6 +603,7 @@ def seat_buy_in(*, user, table: Table, seat_number: int, amount: int, now: datet
     with transaction.atomic():
         wallet = wallet_get(user=user, currency=table.currency)
         wallet = accounts_lock(accounts=[wallet])[wallet.pk]
+        _account_open_check(user=user)
         exclusion = self_exclusion_active(user=user, now=now)
         if exclusion is not None:
             raise SelfExcluded(_excluded_message(exclusion) + " " + _("You cannot sit down."))

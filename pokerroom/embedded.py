@@ -8,6 +8,7 @@ settings exist, and passes the URLs on to every process it starts.
 
 from __future__ import annotations
 
+import http.client
 import os
 import signal
 import socket
@@ -61,17 +62,49 @@ def _stop_pid(pid: int, sig: int = signal.SIGTERM, timeout: float = 15.0) -> Non
     os.kill(pid, signal.SIGKILL)
 
 
+def wait_for_http(
+    port: int, *, timeout: float, procs: tuple = (), what: str = "", host_header: str = "localhost"
+) -> None:
+    """Until a request to 127.0.0.1:`port` is answered, whatever the status: a listening socket made by a
+    supervisor accepts connections before any server behind it reads them, so only an answer says one runs."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        for proc in procs:
+            if proc.poll() is not None:
+                raise RuntimeError(
+                    f"{what or 'process'} exited with code {proc.returncode} before it answered"
+                )
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
+        try:
+            conn.request("GET", "/healthz", headers={"Host": host_header})
+            conn.getresponse().read()
+            return
+        except (OSError, http.client.HTTPException):
+            time.sleep(0.1)
+        finally:
+            conn.close()
+    raise RuntimeError(f"{what or 'process'} did not answer on 127.0.0.1:{port} within {timeout:.0f} s")
+
+
 def stop_child(proc: subprocess.Popen, *, sig: int = signal.SIGTERM, timeout: float = 15.0) -> None:
-    if proc.poll() is not None:
-        return
-    try:
-        proc.send_signal(sig)
-        proc.wait(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait(timeout=5)
-    except ProcessLookupError:
-        pass
+    stop_children([proc], sig=sig, timeout=timeout)
+
+
+def stop_children(procs: list[subprocess.Popen], *, sig: int = signal.SIGTERM, timeout: float = 15.0) -> None:
+    """Signal them all at once, then wait for each (together at most `timeout`), killing what is left."""
+    running = [proc for proc in procs if proc.poll() is None]
+    for proc in running:
+        try:
+            proc.send_signal(sig)
+        except ProcessLookupError:
+            pass
+    deadline = time.monotonic() + timeout
+    for proc in running:
+        try:
+            proc.wait(timeout=max(0.0, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=5)
 
 
 @dataclass
@@ -104,13 +137,37 @@ class EmbeddedPostgres:
                 pass
         if not (self.data_dir / "PG_VERSION").exists():
             subprocess.run(
-                [str(POSTGRES_BIN_PATH / "initdb"), "-D", str(self.data_dir), "-U", "postgres",
-                 "--auth=trust", "--encoding=UTF8", "--locale=C"],
-                check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, **run_as,
+                [
+                    str(POSTGRES_BIN_PATH / "initdb"),
+                    "-D",
+                    str(self.data_dir),
+                    "-U",
+                    "postgres",
+                    "--auth=trust",
+                    "--encoding=UTF8",
+                    "--locale=C",
+                ],
+                check=True,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.PIPE,
+                **run_as,
             )
         self.port = free_port()
-        args = [str(POSTGRES_BIN_PATH / "postgres"), "-D", str(self.data_dir), "-h", "127.0.0.1",
-                "-p", str(self.port), "-k", "", "-c", "max_connections=300", "-c", "logging_collector=off"]
+        args = [
+            str(POSTGRES_BIN_PATH / "postgres"),
+            "-D",
+            str(self.data_dir),
+            "-h",
+            "127.0.0.1",
+            "-p",
+            str(self.port),
+            "-k",
+            "",
+            "-c",
+            "max_connections=300",
+            "-c",
+            "logging_collector=off",
+        ]
         if self.fast:
             args += ["-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off"]
         log = open(self.data_dir / "server.log", "ab")  # noqa: SIM115 - the child keeps it open
@@ -162,9 +219,25 @@ class EmbeddedRedis:
             except ValueError:
                 pass
         self.port = free_port()
-        args = [str(binary), "--bind", "127.0.0.1", "--port", str(self.port), "--dir", str(self.data_dir),
-                "--pidfile", str(pid_file), "--daemonize", "no", "--logfile", str(self.data_dir / "server.log"),
-                "--save", "", "--appendonly", "yes" if self.persistent else "no"]
+        args = [
+            str(binary),
+            "--bind",
+            "127.0.0.1",
+            "--port",
+            str(self.port),
+            "--dir",
+            str(self.data_dir),
+            "--pidfile",
+            str(pid_file),
+            "--daemonize",
+            "no",
+            "--logfile",
+            str(self.data_dir / "server.log"),
+            "--save",
+            "",
+            "--appendonly",
+            "yes" if self.persistent else "no",
+        ]
         self.proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, start_new_session=True)
         wait_for_port(self.port, timeout=30, proc=self.proc, what="Redis")
         return self.url()

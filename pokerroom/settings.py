@@ -9,6 +9,7 @@ Environment variables:
   CSRF_TRUSTED_ORIGINS  comma-separated origins (https://poker.example.com) behind a proxy
   SECURE_SSL     1 when served over HTTPS behind a proxy (default: the opposite of DEBUG)
   PLAY_CHIPS_WELCOME, PLAY_CHIPS_REFILL_BELOW, DEPOSIT_LIMIT_RAISE_DELAY_DAYS: cashier settings (see cashier)
+  WITHDRAWAL_SECOND_APPROVAL_FROM, DEPOSIT_REVIEW_*: staff reviews (docs/staff.md)
 `make run` and `make test` set DATABASE_URL / REDIS_URL to embedded servers when they are not set.
 """
 
@@ -48,7 +49,7 @@ REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
 
 INSTALLED_APPS = [
     "daphne",
-    "django.contrib.admin",
+    "staff.apps.StaffAdminConfig",  # django.contrib.admin, on the room's audited admin site
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
@@ -60,6 +61,7 @@ INSTALLED_APPS = [
     "cashier",
     "tables",
     "tournaments",
+    "staff",
 ]
 
 MIDDLEWARE = [
@@ -182,3 +184,11 @@ PLAY_CHIPS_WELCOME = int(os.environ.get("PLAY_CHIPS_WELCOME", "1000000"))
 PLAY_CHIPS_REFILL_BELOW = int(os.environ.get("PLAY_CHIPS_REFILL_BELOW", "100000"))
 DEPOSIT_LIMIT_RAISE_DELAY_DAYS = int(os.environ.get("DEPOSIT_LIMIT_RAISE_DELAY_DAYS", "7"))
 CASHIER_PAYMENT_PROVIDER = os.environ.get("CASHIER_PAYMENT_PROVIDER", "cashier.providers.SandboxProvider")
+# A withdrawal of this many cents or more is paid only once two members of staff approved it.
+WITHDRAWAL_SECOND_APPROVAL_FROM = int(os.environ.get("WITHDRAWAL_SECOND_APPROVAL_FROM", "100000"))
+# Deposits flagged for staff review (cents): one this large, this much in 24 hours, more deposits than this
+# in 24 hours, or this many times the player's median earlier deposit (with at least 3 earlier ones).
+DEPOSIT_REVIEW_FROM = int(os.environ.get("DEPOSIT_REVIEW_FROM", "100000"))
+DEPOSIT_REVIEW_DAY_TOTAL = int(os.environ.get("DEPOSIT_REVIEW_DAY_TOTAL", "200000"))
+DEPOSIT_REVIEW_COUNT_PER_DAY = int(os.environ.get("DEPOSIT_REVIEW_COUNT_PER_DAY", "5"))
+DEPOSIT_REVIEW_FACTOR = int(os.environ.get("DEPOSIT_REVIEW_FACTOR", "5"))

@@ -1,9 +1,14 @@
-"""The run supervisor: what `make run` and `make test` start.
+"""The run supervisor: what `make run`, `make test` and a production machine start.
 
     python -m pokerroom.supervisor run [--host 127.0.0.1] [--port 8000]
         embedded PostgreSQL and Redis where DATABASE_URL / REDIS_URL are not set (data in var/run/),
-        migrations, demo tables, then daphne, a Celery worker and Celery beat. Ctrl-C (or SIGTERM) stops
-        every one of them, the embedded servers last.
+        migrations, demo tables, then the web processes (ROOM_WEB_PROCESSES daphnes, one per core unless
+        set, all on the one port), a Celery worker and Celery beat. Ctrl-C (or SIGTERM) stops every one of
+        them, the embedded servers last.
+    python -m pokerroom.supervisor serve [--host 127.0.0.1] [--port 8000] [--worker] [--beat]
+        production, under a process manager: the same web processes against the servers the settings name
+        (DATABASE_URL, REDIS_URL), nothing embedded, no migrations; with --worker and --beat a Celery worker
+        and Celery beat as well (one beat in the whole room).
     python -m pokerroom.supervisor exec -- COMMAND ...
         the same embedded servers (throw-away data in var/test/) around one command, whose exit code it
         returns: `make test` runs pytest this way.
@@ -12,7 +17,7 @@
         var/run/urls.env while it runs), or the embedded ones started for the command: `make superuser`.
 
 Children run in sessions of their own, so that a Ctrl-C reaches only this process, which then stops them in
-order (web first, the databases last) instead of all at once.
+order (web first, the databases last) instead of all at once. A child that dies is started again.
 """
 
 from __future__ import annotations
@@ -20,12 +25,19 @@ from __future__ import annotations
 import argparse
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
+from typing import NoReturn
 
-from pokerroom.embedded import EmbeddedPostgres, EmbeddedRedis, stop_child, wait_for_port
+import psutil
+
+from pokerroom.embedded import EmbeddedPostgres, EmbeddedRedis, stop_child, stop_children, wait_for_http
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 PY = sys.executable
@@ -34,10 +46,15 @@ RUN_DIR = Path(os.environ.get("ROOM_RUN_DIR", BASE_DIR / "var" / "run"))
 URLS_FILE = RUN_DIR / "urls.env"
 RESTARTS_ALLOWED = 5
 RESTART_WINDOW = 60.0
+WEB_APP = "pokerroom.asgi:application"
 
 
 class Stop(Exception):
     pass
+
+
+class RoomFailed(Exception):
+    """A child kept dying, or the room could not start: stop everything and exit with 1."""
 
 
 def _raise_stop(signum, frame):  # noqa: ARG001
@@ -81,72 +98,220 @@ def _manage(env: dict[str, str], *args: str) -> None:
     subprocess.run([PY, "manage.py", *args], cwd=BASE_DIR, env=env, check=True)
 
 
-def run(host: str, port: int) -> int:
+# --- the web processes: one port, one daphne per core ----------------------------------------------------
+
+
+def web_processes_count(environ: Mapping[str, str]) -> int:
+    """ROOM_WEB_PROCESSES, else one per core: a daphne runs its event loop on one core at most."""
+    raw = environ.get("ROOM_WEB_PROCESSES", "").strip()
+    if not raw:
+        return max(1, os.cpu_count() or 1)
+    if not raw.isdigit() or int(raw) < 1:
+        raise RoomFailed(f"ROOM_WEB_PROCESSES must be a whole number of at least 1 (it is {raw!r})")
+    return int(raw)
+
+
+class WebPort:
+    """The room's address. Every web process listens on it with a socket of its own, bound here with
+    SO_REUSEPORT and handed over (pokerroom.web: daphne's `--fd`), and the kernel spreads new connections
+    evenly over the sockets that listen. (One socket shared by all, the other way, gave one of two daphnes
+    220 of 240 connections opened at once: whichever process is woken first accepts all that wait.) A
+    process's socket closes when it dies, and its successor's listens only once it can answer, so meanwhile
+    new connections go to the others."""
+
+    def __init__(self, host: str, port: int) -> None:
+        self.host, self.port = host, port
+
+    def claim(self) -> None:
+        """Refuse an address another program listens on (another room, say: sockets with SO_REUSEPORT would
+        share it silently); port 0 takes a free one."""
+        try:
+            with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+                probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+                probe.bind((self.host, self.port))
+                self.port = probe.getsockname()[1]
+        except OSError as exc:
+            raise RoomFailed(f"cannot listen on {self.host}:{self.port}: {exc}") from exc
+
+    def bind(self) -> socket.socket:
+        """A socket on the room's address for one web process, bound, not yet listening."""
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        try:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+            sock.bind((self.host, self.port))
+        except OSError as exc:
+            sock.close()
+            raise RoomFailed(f"cannot listen on {self.host}:{self.port}: {exc}") from exc
+        sock.setblocking(False)  # Twisted adopts the socket as it is
+        return sock
+
+
+def _spawn(command: list[str], env: dict[str, str], pass_fds: tuple[int, ...] = ()) -> subprocess.Popen:
+    return subprocess.Popen(command, cwd=BASE_DIR, env=env, start_new_session=True, pass_fds=pass_fds)
+
+
+def web_spawn(port: WebPort, env: dict[str, str]) -> subprocess.Popen:
+    sock = port.bind()
+    try:
+        fd = sock.fileno()
+        return _spawn([PY, "-m", "pokerroom.web", "--fd", str(fd), WEB_APP], env, pass_fds=(fd,))
+    finally:
+        sock.close()  # the web process holds it now, and it closes with that process
+
+
+@dataclass
+class Child:
+    name: str
+    start: Callable[[], subprocess.Popen]
+    web: bool = False
+    proc: subprocess.Popen | None = None
+    deaths: list[float] = field(default_factory=list)
+
+
+def children_make(env: dict[str, str], port: WebPort, *, web: int, worker: bool, beat: bool) -> list[Child]:
+    children = [Child(f"daphne-{n}", partial(web_spawn, port, env), web=True) for n in range(1, web + 1)]
+    celery = [PY, "-m", "celery", "-A", "pokerroom"]
+    if worker:
+        command = [*celery, "worker", "-l", "info", "--concurrency", "2", "-n", f"worker-{os.getpid()}@%h"]
+        children.append(Child("worker", partial(_spawn, command, env)))
+    if beat:
+        RUN_DIR.mkdir(parents=True, exist_ok=True)
+        command = [*celery, "beat", "-l", "info", "-s", str(RUN_DIR / "celerybeat-schedule")]
+        children.append(Child("beat", partial(_spawn, command, env)))
+    return children
+
+
+def child_restart(child: Child) -> None:
+    """A process that dies is started again (the room's state is in PostgreSQL, so nothing is lost; a Celery
+    worker, for one, exits when its broker restarts). One that keeps dying stops the room."""
+    now = time.monotonic()
+    child.deaths = [t for t in child.deaths if now - t < RESTART_WINDOW] + [now]
+    if len(child.deaths) > RESTARTS_ALLOWED:
+        raise RoomFailed(
+            f"{child.name} exited with code {child.proc.returncode} {len(child.deaths)} times in "
+            f"{RESTART_WINDOW:.0f} s"
+        )
+    log(f"{child.name} exited with code {child.proc.returncode}; starting it again")
+    child.proc = child.start()
+
+
+def children_watch(children: list[Child]) -> NoReturn:
+    while True:
+        for child in children:
+            if child.proc.poll() is not None:
+                child_restart(child)
+        time.sleep(0.5)
+
+
+def children_stop(children: list[Child]) -> None:
+    """The web processes first (together), then the others in the reverse of their start."""
+    stop_children([c.proc for c in children if c.web and c.proc], timeout=20)
+    for child in reversed([c for c in children if not c.web and c.proc]):
+        stop_children([child.proc], timeout=20)
+
+
+def web_listening(pids: list[int], port: int) -> list[int]:
+    """Those of the web processes `pids` that listen on `port`: each does once its application is loaded."""
+    found = []
+    for pid in pids:
+        try:
+            connections = psutil.Process(pid).net_connections("tcp")
+        except psutil.Error:
+            continue
+        if any(c.status == psutil.CONN_LISTEN and c.laddr.port == port for c in connections):
+            found.append(pid)
+    return found
+
+
+def web_wait(children: list[Child], port: WebPort, env: Mapping[str, str], timeout: float = 90) -> None:
+    """Until every web process listens and the room answers a request."""
+    web = [c.proc for c in children if c.web]
+    deadline = time.monotonic() + timeout
+    while len(web_listening([proc.pid for proc in web], port.port)) < len(web):
+        if dead := [proc for proc in web if proc.poll() is not None]:
+            raise RoomFailed(f"a web process exited with code {dead[0].returncode} before it listened")
+        if time.monotonic() > deadline:
+            raise RoomFailed(
+                f"the web processes did not all listen on {port.host}:{port.port} within {timeout:.0f} s"
+            )
+        time.sleep(0.1)
+    left = max(1.0, deadline - time.monotonic())
+    wait_for_http(port.port, timeout=left, procs=tuple(web), what="daphne", host_header=_host_header(env))
+
+
+def _host_header(env: Mapping[str, str]) -> str:
+    """A name the room answers to, for the readiness request (any other is refused, and logged)."""
+    for name in env.get("ALLOWED_HOSTS", "localhost").split(","):
+        name = name.strip().lstrip(".")
+        if name and name != "*":
+            return name
+    return "localhost"
+
+
+def room_supervise(
+    prepare: Callable[[], dict[str, str]], *, host: str, port: int, worker: bool, beat: bool
+) -> int:
+    """Start the room's processes in the environment `prepare()` returns, and watch them until Ctrl-C or
+    SIGTERM (0) or until one keeps dying (1)."""
     signal.signal(signal.SIGTERM, _raise_stop)
     signal.signal(signal.SIGINT, _raise_stop)
     started_at = time.monotonic()
-    services = Services(RUN_DIR, for_tests=False)
-    children: list[tuple[str, subprocess.Popen]] = []
-    code = 0
+    children: list[Child] = []
     try:
+        web = web_processes_count(os.environ)
+        web_port = WebPort(host, port)
+        web_port.claim()
+        env = prepare()
+        children = children_make(env, web_port, web=web, worker=worker, beat=beat)
+        for child in children:
+            child.proc = child.start()
+        web_wait(children, web_port, env)
+        log(
+            f"the room is open at http://{host}:{web_port.port}/ ({web} web process{'es' if web > 1 else ''}, "
+            f"{time.monotonic() - started_at:.1f} s); Ctrl-C stops everything"
+        )
+        children_watch(children)
+    except Stop:
+        return 0
+    except (RoomFailed, subprocess.CalledProcessError, RuntimeError) as exc:
+        log(f"stopping the room: {exc}")
+        return 1
+    finally:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        log("stopping…")
+        children_stop(children)
+
+
+def run(host: str, port: int) -> int:
+    services = Services(RUN_DIR, for_tests=False)
+
+    def prepare() -> dict[str, str]:
         env = services.start(dict(os.environ))
         RUN_DIR.mkdir(parents=True, exist_ok=True)
         URLS_FILE.write_text(f"DATABASE_URL={env['DATABASE_URL']}\nREDIS_URL={env['REDIS_URL']}\n")
         _manage(env, "migrate", "--noinput", "-v", "0")
         _manage(env, "seed_demo")
-        commands = [
-            ("daphne", [PY, "-m", "daphne", "-b", host, "-p", str(port), "pokerroom.asgi:application"]),
-            ("worker", [PY, "-m", "celery", "-A", "pokerroom", "worker", "-l", "info", "--concurrency", "2",
-                        "-n", f"worker-{os.getpid()}@%h"]),
-            ("beat", [PY, "-m", "celery", "-A", "pokerroom", "beat", "-l", "info",
-                      "-s", str(RUN_DIR / "celerybeat-schedule")]),
-        ]
-        def spawn(command: list[str]) -> subprocess.Popen:
-            return subprocess.Popen(command, cwd=BASE_DIR, env=env, start_new_session=True)
+        return env
 
-        for name, command in commands:
-            children.append((name, spawn(command)))
-        wait_for_port(port, timeout=60, proc=children[0][1], what="daphne")
-        log(f"the room is open at http://{host}:{port}/ ({time.monotonic() - started_at:.1f} s); "
-            "Ctrl-C stops everything")
-        # A process that dies is started again (the room's state is in PostgreSQL, so nothing is lost; a
-        # Celery worker, for one, exits when its broker restarts). One that keeps dying stops the room.
-        restarts: dict[str, list[float]] = {name: [] for name, _ in commands}
-        while True:
-            for index, (name, proc) in enumerate(children):
-                if proc.poll() is None:
-                    continue
-                now = time.monotonic()
-                recent = [t for t in restarts[name] if now - t < RESTART_WINDOW] + [now]
-                restarts[name] = recent
-                if len(recent) > RESTARTS_ALLOWED:
-                    log(f"{name} exited with code {proc.returncode} {len(recent)} times in "
-                        f"{RESTART_WINDOW:.0f} s; stopping the room")
-                    code = 1
-                    raise Stop(0)
-                log(f"{name} exited with code {proc.returncode}; starting it again")
-                children[index] = (name, spawn(dict(commands)[name]))
-            time.sleep(0.5)
-    except Stop:
-        pass
-    except (subprocess.CalledProcessError, RuntimeError) as exc:
-        log(f"could not start: {exc}")
-        code = 1
+    try:
+        return room_supervise(prepare, host=host, port=port, worker=True, beat=True)
     finally:
-        signal.signal(signal.SIGINT, signal.SIG_IGN)
-        signal.signal(signal.SIGTERM, signal.SIG_IGN)
-        log("stopping…")
-        for _name, proc in reversed(children):
-            stop_child(proc, timeout=20)
         URLS_FILE.unlink(missing_ok=True)
         services.stop()
         log("stopped")
-    return code
+
+
+def serve(host: str, port: int, *, worker: bool, beat: bool) -> int:
+    try:
+        return room_supervise(lambda: dict(os.environ), host=host, port=port, worker=worker, beat=beat)
+    finally:
+        log("stopped")
 
 
 def _running_room_env() -> dict[str, str] | None:
     """The URLs of a `make run` that is running now, if its servers answer."""
-    import socket
     from urllib.parse import urlsplit
 
     if not URLS_FILE.exists():
@@ -194,9 +359,15 @@ def exec_command(command: list[str]) -> int:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m pokerroom.supervisor")
     sub = parser.add_subparsers(dest="mode", required=True)
-    run_parser = sub.add_parser("run")
-    run_parser.add_argument("--host", default=os.environ.get("HOST", "127.0.0.1"))
-    run_parser.add_argument("--port", type=int, default=int(os.environ.get("PORT", "8000")))
+    for mode in ("run", "serve"):
+        mode_parser = sub.add_parser(mode)
+        mode_parser.add_argument("--host", default=os.environ.get("HOST", "127.0.0.1"))
+        mode_parser.add_argument("--port", type=int, default=int(os.environ.get("PORT", "8000")))
+        if mode == "serve":
+            mode_parser.add_argument("--worker", action="store_true", help="a Celery worker too")
+            mode_parser.add_argument(
+                "--beat", action="store_true", help="Celery beat too (one in the whole room)"
+            )
     exec_parser = sub.add_parser("exec")
     exec_parser.add_argument("command", nargs=argparse.REMAINDER)
     manage_parser = sub.add_parser("manage")
@@ -204,6 +375,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.mode == "run":
         return run(args.host, args.port)
+    if args.mode == "serve":
+        return serve(args.host, args.port, worker=args.worker, beat=args.beat)
     if args.mode == "manage":
         return manage_command(args.args)
     command = args.command[1:] if args.command[:1] == ["--"] else args.command

@@ -60,8 +60,9 @@ def bot_act(*, hand_id: int, action_no: int) -> bool:
             services.hand_engine_keep(hand.id, state)
             return False
         pot = sum(p.amount for p in state.pots()) + sum(state.bets.values())
-        kind, amount = bot_choose(legal=state.legal_actions(), pot=pot, stack=state.stacks.get(seat, 0),
-                                  chip=table.chip)
+        kind, amount = bot_choose(
+            legal=state.legal_actions(), pot=pot, stack=state.stacks.get(seat, 0), chip=table.chip
+        )
         services.hand_apply(
             table=table, hand=hand, state=state, action=Action(seat=seat, kind=kind, amount=amount)
         )

@@ -24,32 +24,13 @@ class Structure(models.TextChoices):
     FIXED_LIMIT = "fl", _("Fixed-Limit")
 
 
-# SPEC 1: the games the room deals, and in which structures.
-DEALT_STRUCTURES = {
+# SPEC 1: the structures each game is played in.
+GAME_STRUCTURES = {
     Game.HOLDEM: (Structure.NO_LIMIT, Structure.POT_LIMIT, Structure.FIXED_LIMIT),
     Game.OMAHA: (Structure.POT_LIMIT,),
     Game.OMAHA_HILO: (Structure.POT_LIMIT, Structure.FIXED_LIMIT),
 }
 BOMB_POT_MAX_ANTE_BB = 10
-
-
-def game_structure_errors(*, game: str, structure: str) -> dict[str, str]:
-    """Refuse a game and structure the room does not deal (SPEC 1), with the structures it does deal."""
-    dealt = DEALT_STRUCTURES.get(game)
-    if dealt is None or structure in dealt:
-        return {}
-    return {"structure": _("The room does not deal %(game)s in %(structure)s: only in %(dealt)s.") % {
-        "game": Game(game).label, "structure": dict(Structure.choices).get(structure, structure),
-        "dealt": ", ".join(str(s.label) for s in dealt),
-    }}
-
-
-def bomb_pot_errors(*, every: int | None, ante_bb: int | None) -> dict[str, str]:
-    """A bomb pot needs both its frequency and its ante (at most 10 big blinds), or neither."""
-    if (every is None) != (ante_bb is None):
-        field = "bomb_pot_ante_bb" if ante_bb is None else "bomb_pot_every"
-        return {field: _("Set both how often a bomb pot is dealt and its ante, or neither.")}
-    return {}
 
 
 class RakeSchedule(models.Model):
@@ -65,7 +46,9 @@ class RakeSchedule(models.Model):
 
     name = models.CharField(_("name"), max_length=80, unique=True)
     method = models.CharField(_("method"), max_length=16, choices=Method.choices)
-    unit = models.PositiveIntegerField(_("unit"), default=18, help_text=_("per_unit: pot size per chip of rake"))
+    unit = models.PositiveIntegerField(
+        _("unit"), default=18, validators=[MinValueValidator(1)], help_text=_("per_unit: pot size per chip of rake")
+    )
     per_mille = models.PositiveIntegerField(
         _("rate (per mille)"), default=55, validators=[MaxValueValidator(1000)],
         help_text=_("percent: thousandths of the pots (55 = 5.5 %)"),
@@ -79,6 +62,10 @@ class RakeSchedule(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    def clean(self) -> None:
+        if self.method == self.Method.PER_UNIT and (self.unit or 0) < 1:
+            raise ValidationError({"unit": _("A rake of one chip per whole unit needs a unit of at least 1.")})
+
 
 class RakeCap(models.Model):
     """One cell of the cap table: hands with `players_min`+ players dealt in at a big blind >= `big_blind_min`.
@@ -87,7 +74,9 @@ class RakeCap(models.Model):
     hand reaches."""
 
     schedule = models.ForeignKey(RakeSchedule, on_delete=models.CASCADE, related_name="caps")
-    players_min = models.PositiveSmallIntegerField(_("players dealt in, from"), validators=[MinValueValidator(2)])
+    players_min = models.PositiveSmallIntegerField(
+        _("players dealt in, from"), validators=[MinValueValidator(2), MaxValueValidator(10)]
+    )
     big_blind_min = models.PositiveIntegerField(_("big blind, from"), default=0)
     cap = models.PositiveIntegerField(_("cap"))
 
@@ -130,8 +119,12 @@ class Table(models.Model):
     rake_schedule = models.ForeignKey(
         RakeSchedule, on_delete=models.PROTECT, null=True, blank=True, verbose_name=_("rake schedule")
     )
-    action_seconds = models.PositiveSmallIntegerField(_("seconds to act"), default=20)
-    time_bank_seconds = models.PositiveSmallIntegerField(_("time bank (seconds)"), default=30)
+    action_seconds = models.PositiveSmallIntegerField(
+        _("seconds to act"), default=20, validators=[MinValueValidator(5), MaxValueValidator(600)]
+    )
+    time_bank_seconds = models.PositiveSmallIntegerField(
+        _("time bank (seconds)"), default=30, validators=[MaxValueValidator(3600)]
+    )
     bots_allowed = models.BooleanField(_("house bots may sit"), default=False)
     is_open = models.BooleanField(_("open"), default=True)
     seq = models.BigIntegerField(default=0, editable=False, help_text="number of the last message the table sent")
@@ -152,9 +145,9 @@ class Table(models.Model):
                 condition=~models.Q(currency="eur") | models.Q(min_buy_in__lte=EUR_SESSION_CAP),
                 name="table_eur_min_buy_in_within_cap",
             ),
-            models.CheckConstraint(
+            models.CheckConstraint(  # whoever writes the row: the room deals no other game and structure
                 condition=models.Q(
-                    *[models.Q(game=game, structure__in=dealt) for game, dealt in DEALT_STRUCTURES.items()],
+                    *[models.Q(game=game, structure__in=dealt) for game, dealt in GAME_STRUCTURES.items()],
                     _connector=models.Q.OR,
                 ),
                 name="table_game_structure_dealt",
@@ -204,26 +197,58 @@ class Table(models.Model):
         return 30 * self.big_blind, 100 * self.big_blind
 
     def clean(self) -> None:
-        errors = {}
-        if self.small_blind and self.big_blind:
-            if self.small_blind > self.big_blind:
-                errors["small_blind"] = _("The small blind cannot be larger than the big blind.")
-            for field in ("small_blind", "big_blind"):
-                if getattr(self, field) % (self.chip or 1):
-                    errors[field] = _("Blinds must be a multiple of the smallest chip.")
-            low, high = self.default_buy_in_bounds()
-            if self.min_buy_in is None:
-                self.min_buy_in = low
-            if self.max_buy_in is None:
-                self.max_buy_in = high
-        if self.min_buy_in is not None and self.max_buy_in is not None and self.min_buy_in > self.max_buy_in:
-            errors["max_buy_in"] = _("The maximum buy-in cannot be below the minimum.")
-        if self.currency == Currency.EUR and self.min_buy_in is not None and self.min_buy_in > EUR_SESSION_CAP:
-            errors["min_buy_in"] = _("A euro table's minimum buy-in cannot exceed EUR 1,000 (the session cap).")
-        errors.update(game_structure_errors(game=self.game, structure=self.structure))
-        errors.update(bomb_pot_errors(every=self.bomb_pot_every, ante_bb=self.bomb_pot_ante_bb))
+        """What the engine (tables.engine.config.HandConfig) and the ledger need of the settings staff type."""
+        errors: dict[str, str] = {}
+        self._clean_blinds(errors)
+        self._clean_buy_in(errors)
+        self._clean_game(errors)
+        self._clean_bomb_pot(errors)
         if errors:
             raise ValidationError(errors)
+
+    def _clean_blinds(self, errors: dict) -> None:
+        if not (self.small_blind and self.big_blind):
+            return
+        if self.small_blind > self.big_blind:
+            errors["small_blind"] = _("The small blind cannot be larger than the big blind.")
+        for field in ("small_blind", "big_blind"):
+            if getattr(self, field) % (self.chip or 1):
+                errors.setdefault(field, _("Blinds must be a multiple of the smallest chip."))
+        low, high = self.default_buy_in_bounds()
+        if self.min_buy_in is None:
+            self.min_buy_in = low
+        if self.max_buy_in is None:
+            self.max_buy_in = high
+
+    def _clean_buy_in(self, errors: dict) -> None:
+        if self.min_buy_in is None or self.max_buy_in is None:
+            return
+        if self.big_blind and self.min_buy_in < self.big_blind:
+            errors["min_buy_in"] = _("The minimum buy-in must be at least one big blind.")
+        for field in ("min_buy_in", "max_buy_in"):
+            if getattr(self, field) % (self.chip or 1):
+                errors.setdefault(field, _("Buy-ins must be a multiple of the smallest chip."))
+        if self.min_buy_in > self.max_buy_in:
+            errors.setdefault("max_buy_in", _("The maximum buy-in cannot be below the minimum."))
+        if self.currency == Currency.EUR and self.min_buy_in > EUR_SESSION_CAP:
+            errors.setdefault("min_buy_in", _("A euro table's minimum buy-in cannot exceed EUR 1,000 (the session cap)."))
+
+    def _clean_game(self, errors: dict) -> None:
+        allowed = GAME_STRUCTURES.get(self.game, ())
+        if self.structure not in allowed:
+            errors["structure"] = _("%(game)s is played %(structures)s only.") % {
+                "game": Game(self.game).label if self.game in Game.values else self.game,
+                "structures": ", ".join(str(Structure(s).label) for s in allowed),
+            }
+        if self.allow_straddle and self.structure == Structure.FIXED_LIMIT:
+            errors["allow_straddle"] = _("There is no straddle in Fixed-Limit.")
+        if self.bots_allowed and self.currency != Currency.PLAY:
+            errors["bots_allowed"] = _("House bots sit only at play-chip tables.")
+
+    def _clean_bomb_pot(self, errors: dict) -> None:
+        if (self.bomb_pot_every is None) != (self.bomb_pot_ante_bb is None):
+            field = "bomb_pot_ante_bb" if self.bomb_pot_ante_bb is None else "bomb_pot_every"
+            errors.setdefault(field, _("Set both how often a bomb pot is dealt and its ante, or neither."))
 
     def save(self, *args, **kwargs) -> None:
         low, high = self.default_buy_in_bounds()
@@ -231,10 +256,14 @@ class Table(models.Model):
             self.min_buy_in = low
         if self.max_buy_in is None:
             self.max_buy_in = high
+        if self.positions and any(seat >= self.seats for seat in self.positions.values()):
+            self.positions = None  # the last hand's button is no seat of this table now: the next one starts afresh
         super().save(*args, **kwargs)
         update_fields = kwargs.get("update_fields")
         if update_fields is not None and "seats" not in update_fields:
-            return  # the number of seats did not change: no chair to add
+            return  # the number of seats did not change: no chair to add or take away
+        # Fewer seats: the chairs beyond them go (staff can lower the count only while nobody sits there).
+        Seat.objects.filter(table=self, number__gt=self.seats, user__isnull=True).delete()
         existing = set(self.seat_set.values_list("number", flat=True))
         Seat.objects.bulk_create(
             [Seat(table=self, number=n) for n in range(1, self.seats + 1) if n not in existing]

@@ -124,3 +124,39 @@ def seat_sessions_and_stacks(*, table: Table) -> tuple[dict[int, int], dict[int,
     for number, session, balance in rows:
         sessions[number], stacks[number] = session, balance
     return sessions, stacks
+
+
+def table_people_seated(*, table: Table) -> list[str]:
+    """The names of everyone who has a seat or chips at `table` now (a seat row or an open seat session)."""
+    from cashier.models import SeatSession
+
+    names = set(Seat.objects.filter(table=table, user__isnull=False).values_list("user__username", flat=True))
+    names |= set(
+        SeatSession.objects.filter(table=table, closed_at__isnull=True).values_list("user__username", flat=True)
+    )
+    return sorted(names)
+
+
+def table_faults(*, table: Table) -> list[str]:
+    """Why `table`, as stored, cannot deal or pay its players out: what an edit made before the admin checked
+    it could leave behind. [] for a sound table."""
+    from django.core.exceptions import ValidationError
+    from django.utils.translation import gettext as _
+
+    from cashier.models import SeatSession
+
+    faults = []
+    beyond = Seat.objects.filter(table=table, user__isnull=False, number__gt=table.seats).order_by("number")
+    if beyond.exists():
+        faults.append(_("Players sit at seat %(seat)s of a %(seats)s-seat table.") % {
+            "seat": beyond.last().number, "seats": table.seats})
+    currencies = set(SeatSession.objects.filter(table=table, closed_at__isnull=True).values_list("currency", flat=True))
+    if currencies - {table.currency}:
+        faults.append(_("Players' chips are in another currency than the table's."))
+    if table.rake_schedule_id is not None:
+        try:
+            table.rake_schedule.full_clean(validate_unique=False, validate_constraints=False)
+        except ValidationError:
+            faults.append(_("The table's rake schedule cannot work out a rake."))
+    return faults
+

@@ -40,14 +40,24 @@ def bot_act_task(hand_id: int, action_no: int) -> bool:
 
 @shared_task
 def tables_sweep() -> dict:
-    """Every few seconds (beat): act on decisions whose timer was lost with a worker, deal at idle tables."""
+    """Every few seconds (beat): act on decisions whose timer was lost with a worker, deal at idle tables.
+    One table's failure is logged and never keeps the sweep from the others."""
+    failed = 0
     overdue = services.hands_overdue()
     for hand_id, action_no in overdue:
-        services.hand_timeout(hand_id=hand_id, action_no=action_no)
+        try:
+            services.hand_timeout(hand_id=hand_id, action_no=action_no)
+        except Exception:  # noqa: BLE001 - logged with its traceback; the other tables go on
+            log.exception("sweep: the timeout of hand %s failed", hand_id)
+            failed += 1
     idle = services.tables_idle()
     for table_id in idle:
-        services.hand_deal(table_id=table_id)
-    return {"overdue": len(overdue), "idle": len(idle)}
+        try:
+            services.hand_deal(table_id=table_id)
+        except Exception:  # noqa: BLE001 - as above
+            log.exception("sweep: the deal at table %s failed", table_id)
+            failed += 1
+    return {"overdue": len(overdue), "idle": len(idle), "failed": failed}
 
 
 @shared_task

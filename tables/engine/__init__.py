@@ -2,7 +2,7 @@
 
 Public API (see the modules for details)::
 
-    from tables.engine import HandConfig, PostKind, Action, start_hand, apply, replay, IllegalAction
+    from tables.engine import HandConfig, PostKind, Action, start_hand, replay, IllegalAction
 
     hand = start_hand(config=HandConfig(variant="holdem", structure="nl", seat_count=6,
                                         stacks={0: 200, 1: 200, 2: 200}, button=0,
@@ -10,7 +10,7 @@ Public API (see the modules for details)::
                                         posts=[(1, PostKind.SMALL_BLIND), (2, PostKind.BIG_BLIND)],
                                         rake=room_schedule(1)))
     hand.to_act, hand.legal_actions()          # 0, [{"action": "fold", ...}, {"action": "call", ...}, ...]
-    hand, events = apply(hand, Action(0, "raise", 6))
+    events = hand.act(Action(0, "raise", 6))  # IllegalAction, and nothing changed, if the rules refuse
     hand.settlement                            # pots (gross, rake, net, eligible, winners), stacks
     hand.deck_map                              # deck positions of each seat's hole cards, board, burns
 
@@ -34,13 +34,12 @@ from tables.engine.hand import (
     IllegalAction,
     Limits,
     Phase,
-    apply,
     replay,
     start_hand,
     visible_events,
 )
 from tables.engine.rake import ROOM_RAKE_001, ROOM_RAKE_005, RakeCap, RakeRule, RakeSchedule, room_schedule
-from tables.engine.settlement import PotResult, Settlement
+from tables.engine.settlement import PotResult, RunResult, Settlement
 
 __all__ = [
     "ROOM_RAKE_001",
@@ -59,10 +58,10 @@ __all__ = [
     "RakeCap",
     "RakeRule",
     "RakeSchedule",
+    "RunResult",
     "Settlement",
     "Structure",
     "Variant",
-    "apply",
     "fixed_limit_small_blind",
     "replay",
     "room_schedule",

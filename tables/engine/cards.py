@@ -8,7 +8,7 @@ separate integer where *lower is better* and ``None`` means no qualifying low.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from itertools import combinations
 
 from phevaluator import _pheval
@@ -20,10 +20,11 @@ _CARD_ID = {text: index for index, text in enumerate(FULL_DECK)}
 # phevaluator ranks 1 (royal flush) .. 7462 (7-high); we flip it so that a bigger number wins.
 _WORST = 7463
 
-_eval5 = _pheval.evaluate_5cards
-_eval6 = _pheval.evaluate_6cards
-_eval7 = _pheval.evaluate_7cards
-_eval_omaha = _pheval.evaluate_omaha_cards
+# phevaluator's C functions: cards as integers in, a rank (1 best .. 7462 worst) out.
+_eval5: Callable[..., int] = _pheval.evaluate_5cards
+_eval6: Callable[..., int] = _pheval.evaluate_6cards
+_eval7: Callable[..., int] = _pheval.evaluate_7cards
+_eval_omaha: Callable[..., int] = _pheval.evaluate_omaha_cards
 
 
 def card_id(text: str) -> int:
@@ -32,6 +33,14 @@ def card_id(text: str) -> int:
         return _CARD_ID[text]
     except (KeyError, TypeError):
         raise ValueError(f"not a card: {text!r}") from None
+
+
+def card_ids(texts: Iterable[str]) -> list[int]:
+    """The integers of cards written like "As"; ``ValueError`` if one is not a card."""
+    try:
+        return [_CARD_ID[text] for text in texts]
+    except (KeyError, TypeError) as error:
+        raise ValueError(f"not a card: {error}") from None
 
 
 def card_text(card: int) -> str:

@@ -1,13 +1,13 @@
 """The configuration of one hand: everything that is fixed before the first card.
 
 A hand is this configuration plus its action log; the engine rebuilds the state from the two. The seats
-follow ``tables.engine.positions`` (numbers ``0 .. seat_count - 1`` increasing clockwise), and the forced
-posts use the same names as its ``PostKind`` so a plan can be passed straight through.
+follow ``tables.engine.positions`` (numbers ``0 .. seat_count - 1`` increasing clockwise), whose plans post
+with this module's ``PostKind``, so a plan's posts can be passed straight through.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from types import MappingProxyType
@@ -42,12 +42,15 @@ class Structure(StrEnum):
 
 
 class PostKind(StrEnum):
-    """Forced posts before the cards (values as in ``positions.PostKind``, plus the straddle)."""
+    """Forced posts before the cards."""
 
     SMALL_BLIND = "small_blind"
+    """Live bet of the small blind amount."""
     BIG_BLIND = "big_blind"
+    """Live bet of the big blind amount, by the seat the big blind reached."""
     ENTRY_BIG_BLIND = "entry_big_blind"
-    """A live big blind out of position (new player, or back from missed blinds); it has the option."""
+    """A live big blind out of position (new player, or back from missed blinds); it counts as their bet
+    and has the option like the big blind."""
     DEAD_SMALL_BLIND = "dead_small_blind"
     """The small blind straight into the pot: not a bet, never returned, not counted toward calls."""
     STRADDLE = "straddle"
@@ -73,6 +76,8 @@ class HandConfig:
     dealt from position 0. ``antes`` are dead money per seat (tournament antes, a big-blind ante).
     ``bomb_pot``: every player posts this amount and the hand starts on the flop (no blinds).
     ``auto_muck`` per seat (default on). ``rake``: the schedule, or ``None`` for no rake.
+    ``run_twice``: the seats that agree to run the board twice; when every player still in is among them
+    and nobody can bet any more before the river, the rest of the board is dealt twice.
     """
 
     variant: Variant
@@ -91,6 +96,7 @@ class HandConfig:
     bomb_pot: int = 0
     rake: RakeSchedule | None = None
     auto_muck: Mapping[int, bool] = field(default_factory=dict)
+    run_twice: frozenset[int] = frozenset()
 
     def __post_init__(self) -> None:
         set_ = object.__setattr__
@@ -99,6 +105,7 @@ class HandConfig:
         set_(self, "stacks", MappingProxyType(dict(self.stacks)))
         set_(self, "antes", MappingProxyType({s: a for s, a in dict(self.antes).items() if a}))
         set_(self, "auto_muck", MappingProxyType(dict(self.auto_muck)))
+        set_(self, "run_twice", frozenset(self.run_twice))
         set_(self, "deck", tuple(self.deck))
         set_(self, "posts", tuple(_normalise_post(post) for post in self.posts))
         if self.structure is Structure.FIXED_LIMIT:
@@ -147,6 +154,7 @@ class HandConfig:
             "antes": {str(s): v for s, v in self.antes.items()},
             "bomb_pot": self.bomb_pot,
             "auto_muck": {str(s): v for s, v in self.auto_muck.items()},
+            "run_twice": sorted(self.run_twice),
         }
 
     @classmethod
@@ -168,6 +176,7 @@ class HandConfig:
             bomb_pot=data.get("bomb_pot", 0),
             rake=rake,
             auto_muck={int(s): v for s, v in data.get("auto_muck", {}).items()},
+            run_twice=frozenset(data.get("run_twice", ())),
         )
 
     # --- validation ------------------------------------------------------------------------------
@@ -189,11 +198,16 @@ class HandConfig:
             raise ConfigError("button must be a seat of the table")
         if not MIN_PLAYERS <= len(self.stacks) <= MAX_PLAYERS:
             raise ConfigError(f"a hand needs {MIN_PLAYERS} to {MAX_PLAYERS} players")
+        seats = range(self.seat_count)
         for seat, stack in self.stacks.items():
-            integer(seat, "seat")
-            if seat >= self.seat_count:
-                raise ConfigError(f"seat {seat} is not at a {self.seat_count}-seat table")
-            integer(stack, f"stack of seat {seat}", minimum=1)
+            if type(seat) is not int or seat not in seats or type(stack) is not int or stack < 1:
+                integer(seat, "seat")
+                if seat >= self.seat_count:
+                    raise ConfigError(f"seat {seat} is not at a {self.seat_count}-seat table")
+                integer(stack, f"stack of seat {seat}", minimum=1)
+        for seat in self.run_twice:
+            if seat not in self.stacks:
+                raise ConfigError(f"seat {seat} agrees to run it twice but is not dealt in")
         for seat, ante in self.antes.items():
             if seat not in self.stacks:
                 raise ConfigError(f"ante for seat {seat}, which is not dealt in")
@@ -250,11 +264,4 @@ def _normalise_post(post: object) -> tuple[int, PostKind]:
         seat, kind = post
     else:
         seat, kind = post.seat, post.kind  # type: ignore[attr-defined]
-    return seat, PostKind(getattr(kind, "value", kind))
-
-
-def deck_from_cards(cards: Iterable[str]) -> tuple[str, ...]:
-    """Complete a partial deck order with the unused cards (for recorded hands with unknown cards)."""
-    known = list(cards)
-    rest = [card for card in FULL_DECK if card not in set(known)]
-    return tuple(known + rest)
+    return seat, PostKind(str(getattr(kind, "value", kind)))

@@ -37,7 +37,7 @@ import random
 import secrets
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"
@@ -50,6 +50,16 @@ NODE_PREFIX = b"\x01"
 
 _CARDS = frozenset(FULL_DECK)
 _SYSTEM_RANDOM = secrets.SystemRandom()
+# What each leaf hashes before the salt: 0x00, the position as one byte, the card's two ASCII bytes.
+_LEAF_HEAD = {
+    (position, card): LEAF_PREFIX + bytes([position]) + card.encode("ascii")
+    for position in range(DECK_SIZE)
+    for card in FULL_DECK
+}
+_sha256 = hashlib.sha256
+_POSITIONS = frozenset(range(DECK_SIZE))
+_PROOF_PATHS: tuple[tuple[tuple[int, int], ...], ...]
+"""For each position, the (level, index) of each sibling its proof lists, lowest level first."""
 
 T = TypeVar("T")
 
@@ -120,9 +130,9 @@ class DeckSecret:
         return secret
 
 
-@dataclass(frozen=True, slots=True)
-class Opening:
-    """One deck position opened: enough for :func:`verify_opening` to check it against the root."""
+class Opening(NamedTuple):
+    """One deck position opened: enough for :func:`verify_opening` to check it against the root. (A named
+    tuple: a hand's end opens a dozen of them.)"""
 
     position: int
     card: str
@@ -153,71 +163,74 @@ def commit_deck(*, deck: Sequence[str], salts: Sequence[bytes] | None = None) ->
     _check_deck(cards)
     if salts is None:
         pool = secrets.token_bytes(SALT_BYTES * DECK_SIZE)
-        salts = [pool[i * SALT_BYTES : (i + 1) * SALT_BYTES] for i in range(DECK_SIZE)]
-    if len(salts) != DECK_SIZE or any(not isinstance(s, bytes) or len(s) != SALT_BYTES for s in salts):
+        salts = [pool[i : i + SALT_BYTES] for i in range(0, SALT_BYTES * DECK_SIZE, SALT_BYTES)]
+    elif len(salts) != DECK_SIZE or any(not isinstance(s, bytes) or len(s) != SALT_BYTES for s in salts):
         raise ValueError(f"need {DECK_SIZE} salts of {SALT_BYTES} bytes")
-    leaves = [
-        leaf_digest(position=i, card=card, salt=salt)
-        for i, (card, salt) in enumerate(zip(cards, salts, strict=True))
-    ]
-    levels = tuple(tuple(level) for level in _levels(leaves))
+    sha256 = _sha256
+    heads = map(_LEAF_HEAD.__getitem__, zip(range(DECK_SIZE), cards, strict=True))
+    levels = _levels([sha256(head + salt).digest() for head, salt in zip(heads, salts, strict=True)])
     return DeckSecret(cards=cards, salts=tuple(salts), root_hex=levels[-1][0].hex(), levels=levels)
 
 
 def leaf_digest(*, position: int, card: str, salt: bytes) -> bytes:
     """``H(position, card, salt)``: SHA-256 of 0x00, the position as one byte, the card's two ASCII
     bytes and the 32-byte salt."""
-    return hashlib.sha256(LEAF_PREFIX + bytes([position]) + card.encode("ascii") + salt).digest()
+    return _sha256(_LEAF_HEAD[position, card] + salt).digest()
 
 
 def open_positions(*, secret: DeckSecret, positions: Collection[int]) -> tuple[Opening, ...]:
     """Openings for ``positions`` (sorted, each once). Which positions a viewer may get is
     :func:`viewer_positions`' business; this only builds the proofs."""
     wanted = sorted(set(positions))
-    for position in wanted:
-        if isinstance(position, bool) or not isinstance(position, int) or not 0 <= position < DECK_SIZE:
-            raise ValueError(f"not a deck position: {position!r}")
-    levels = secret.levels
-    if not levels:
-        leaves = [
-            leaf_digest(position=i, card=card, salt=salt)
-            for i, (card, salt) in enumerate(zip(secret.cards, secret.salts, strict=True))
-        ]
-        levels = _levels(leaves)
-    openings = []
-    for position in wanted:
-        proof: list[str] = []
-        index = position
-        for level in levels[:-1]:
-            if not (index == len(level) - 1 and len(level) % 2 == 1):
-                proof.append(level[index ^ 1].hex())
-            index //= 2
-        openings.append(
-            Opening(
-                position=position,
-                card=secret.cards[position],
-                salt_hex=secret.salts[position].hex(),
-                proof=tuple(proof),
-            )
+    if not (_POSITIONS.issuperset(wanted) and {type(position) for position in wanted} <= {int}):
+        bad = next(p for p in wanted if isinstance(p, bool) or not isinstance(p, int) or p not in _POSITIONS)
+        raise ValueError(f"not a deck position: {bad!r}")
+    levels = secret.levels or commit_deck(deck=secret.cards, salts=secret.salts).levels
+    hexes = [list(map(bytes.hex, level)) for level in levels[:-1]]
+    cards, salts = secret.cards, secret.salts
+    return tuple(
+        Opening(
+            position,
+            cards[position],
+            salts[position].hex(),
+            tuple(hexes[depth][index] for depth, index in _PROOF_PATHS[position]),
         )
-    return tuple(openings)
+        for position in wanted
+    )
 
 
-def _levels(leaves: list[bytes]) -> list[list[bytes]]:
+def _levels(leaves: list[bytes]) -> tuple[tuple[bytes, ...], ...]:
+    sha256 = _sha256
     levels = [leaves]
-    while len(levels[-1]) > 1:
-        level = levels[-1]
-        parents = [
-            hashlib.sha256(NODE_PREFIX + level[i] + level[i + 1]).digest()
-            for i in range(0, len(level) - 1, 2)
-        ]
+    level = leaves
+    while len(level) > 1:
+        pairs = zip(level[0:-1:2], level[1::2], strict=True)
+        parents = [sha256(NODE_PREFIX + left + right).digest() for left, right in pairs]
         if len(level) % 2:
             parents.append(level[-1])
         levels.append(parents)
-    return levels
+        level = parents
+    return tuple(map(tuple, levels))
+
+
+def _proof_path(position: int) -> tuple[tuple[int, int], ...]:
+    """The (level, index) of the siblings met going up from a leaf, skipping the levels where the node is
+    carried up (the last node of a level with an odd number of nodes)."""
+    path = []
+    index, width, level = position, DECK_SIZE, 0
+    while width > 1:
+        if not (index == width - 1 and width % 2 == 1):
+            path.append((level, index ^ 1))
+        index, width, level = index // 2, (width + 1) // 2, level + 1
+    return tuple(path)
+
+
+_PROOF_PATHS = tuple(_proof_path(position) for position in range(DECK_SIZE))
 
 
 def _check_deck(cards: Sequence[str]) -> None:
+    if len(cards) == DECK_SIZE and _CARDS.issuperset(cards) and len(set(cards)) == DECK_SIZE:
+        return
     if len(cards) != DECK_SIZE:
         raise ValueError(f"a deck has {DECK_SIZE} cards, not {len(cards)}")
     if any(card not in _CARDS for card in cards):
@@ -242,10 +255,10 @@ def verify_opening(*, root_hex: str, opening: Opening | Mapping[str, Any]) -> bo
     if not isinstance(opening, dict):
         if hasattr(opening, "salt_hex"):  # an Opening
             opening = {
-                "position": opening.position,
-                "card": opening.card,
-                "salt": opening.salt_hex,
-                "proof": list(opening.proof),
+                "position": getattr(opening, "position", None),
+                "card": getattr(opening, "card", None),
+                "salt": getattr(opening, "salt_hex", None),
+                "proof": list(getattr(opening, "proof", ())),
             }
         else:
             try:
@@ -269,7 +282,9 @@ def verify_opening(*, root_hex: str, opening: Opening | Mapping[str, Any]) -> bo
         return False
     if not all(is_hex(sibling, 64) for sibling in proof):
         return False
-    node = hashlib.sha256(b"\x00" + bytes([position]) + card.encode("ascii") + bytes.fromhex(salt)).digest()
+    node = hashlib.sha256(
+        b"\x00" + bytes([position]) + card.encode("ascii") + bytes.fromhex(str(salt))
+    ).digest()
     siblings = iter(proof)
     index, width, used = position, deck_size, 0
     while width > 1:

@@ -1,52 +1,58 @@
 """One hand of poker: configuration + action log -> state, legal actions, events, settlement.
 
-pokerkit (pinned) plays the betting: whose turn it is, chips moving from stacks to bets, streets ending,
-bets collected and over-bets returned, all-in detection. It is configured as a permissive no-limit game
-(minimum raise of one chip, no raise cap) because several of its limits differ from the room's rules;
-the room's limits are ours and are checked before pokerkit is asked to do anything:
+``tables.engine.betting`` moves the chips the way pokerkit (pinned) does: whose turn it is, chips moving
+from stacks to bets, rounds ending, bets collected and over-bets returned, all-in detection (checked against
+pokerkit's public methods step by step in tests/engine/test_pokerkit_feed.py). Like pokerkit configured as a
+permissive no-limit game, it moves whatever it is told to; the room's limits are checked here first, where
+pokerkit's own differ (tests/engine/test_pokerkit_differences.py):
 
 * minimum raise by the last *full* bet or raise (pre-flop by the big blind, by twice it with a straddle);
+* a blind posted short by an all-in player does not lower the price of entering: pre-flop a call is to the
+  full big blind (or straddle) while somebody else could still match it, and raises count from there;
 * a short all-in does not reopen the betting to players who already acted unless the raises since they
   acted add up to a full raise (pokerkit treats a first pre-flop all-in below the big blind as a full
   raise and lets the limpers re-raise);
 * Fixed-Limit: four bets a round with the big blind as the first (pokerkit allows a fifth pre-flop); an
-  all-in of at least half a bet is a raise (counts toward the cap and reopens), less is a call;
+  all-in of at least half a bet is a raise (counts toward the cap and reopens), less is not: the next
+  player calls it or completes the bet;
 * Pot-Limit: highest bet + every chip in the pots and on the table + the amount to call.
 
 Cards are dealt by us from the caller's deck order (one at a time from the first seat clockwise of the
-button, a burn before each street), and the showdown, mucking and settlement are ours too, so pokerkit
-never evaluates a hand.
+button, a burn before each street; a board run twice deals its second run after the first), and the
+showdown, mucking and settlement are ours too.
 
-Two ways in: :meth:`Hand.act` mutates a hand (validating first: an :class:`IllegalAction` changes
-nothing), and :func:`apply` is the pure form that returns a new hand and leaves the old one untouched.
+:meth:`Hand.act` validates an action first (an :class:`IllegalAction` changes nothing), then applies it
+to the hand in place; :func:`replay` rebuilds a hand from its configuration and action log.
 """
 
 from __future__ import annotations
 
-import copy
-from collections import deque
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from functools import partial
 from typing import Any, NamedTuple
 
-from pokerkit import Automation, BettingStructure, Card, Mode, Opening, State, Street
-
-from tables.engine.cards import card_id, card_text, high_strength, omaha_high_strength, omaha_low_strength
+from tables.engine.betting import Betting
+from tables.engine.cards import (
+    FULL_DECK,
+    card_ids,
+    card_text,
+    high_strength,
+    omaha_high_strength,
+    omaha_low_strength,
+)
 from tables.engine.config import HandConfig, PostKind, Structure, Variant
-from tables.engine.pkhands import FastOmahaEightOrBetterLowHand, FastOmahaHoldemHand, FastStandardHighHand
-from tables.engine.settlement import Pot, Settlement, Strength, build_pots, return_uncalled, settle
+from tables.engine.settlement import Pot, Run, Settlement, Strength, build_pots, return_uncalled, settle
 
 STREET_NAMES = ("preflop", "flop", "turn", "river")
+_STREET_OF_BOARD = (0, -1, -1, 1, 2, 3)  # the street whose board has this many cards
 BETTING_ACTIONS = ("fold", "check", "call", "bet", "raise", "all_in")
 SHOWDOWN_ACTIONS = ("show", "muck")
 ACTIONS = BETTING_ACTIONS + SHOWDOWN_ACTIONS
 _ACTION_SET = frozenset(ACTIONS)
 _SHOWDOWN_SET = frozenset(SHOWDOWN_ACTIONS)
 _NO_AMOUNT = frozenset(("fold", "check", "show", "muck"))
-
-_AUTOMATIONS = (Automation.ANTE_POSTING, Automation.BET_COLLECTION, Automation.BLIND_OR_STRADDLE_POSTING)
-_PK_CARDS = tuple(Card.parse("".join(card_text(i) for i in range(52))))
 
 
 class IllegalAction(ValueError):
@@ -65,10 +71,13 @@ class Phase(StrEnum):
     COMPLETE = "complete"
 
 
-@dataclass(frozen=True, slots=True)
-class Action:
+_BETTING, _COMPLETE = Phase.BETTING, Phase.COMPLETE  # read on every decision
+
+
+class Action(NamedTuple):
     """A player's decision. ``amount`` is the "to" amount on the street for bet/raise (optional for
-    call and all-in, where it must then match)."""
+    call and all-in, where it must then match). (A named tuple, like :class:`Event`: one is built for
+    every decision.)"""
 
     seat: int
     kind: str
@@ -101,20 +110,25 @@ class Event(NamedTuple):
 @dataclass(frozen=True, slots=True)
 class DeckMap:
     """Which deck position went where, for opening the fairness commitment: each seat's hole-card
-    positions, the board positions dealt so far (flop, turn, river order) and the burns."""
+    positions, the board positions dealt so far (flop, turn, river order), the burns, and when the board
+    was run twice the positions of the second run's own cards (the cards both runs share are in
+    ``board``)."""
 
     hole: Mapping[int, tuple[int, ...]]
     board: tuple[int, ...]
     burn: tuple[int, ...]
+    second_board: tuple[int, ...] = ()
 
 
 @dataclass(slots=True)
 class _Street:
-    """Our bookkeeping of the betting round pokerkit is playing (reset each street)."""
+    """The room's bookkeeping of the betting round in play (reset each street)."""
 
     index: int
     full_raise: int
     fixed: int = 0
+    price: int = 0
+    """Pre-flop, the full blind (or straddle) a caller must match even when it was posted short."""
     fl_level: int = 0
     fl_count: int = 0
     level_at_action: dict[int, int] = field(default_factory=dict)
@@ -135,8 +149,14 @@ class Limits(NamedTuple):
     facing_bet: bool
     top: int
     """The highest bet on the street."""
-    index: int
-    """pokerkit's index of the player."""
+    place: int
+    """The player's place in the dealing order (``Betting``'s numbering)."""
+
+
+# Named tuples built straight from a tuple: their generated __new__ is a Python function, and the engine
+# makes a Limits for every decision and an Event for every action.
+_new_limits = partial(tuple.__new__, Limits)
+_new_event = partial(tuple.__new__, Event)
 
 
 class Hand:
@@ -152,13 +172,16 @@ class Hand:
         self._order = c.order
         self._index = {seat: i for i, seat in enumerate(self._order)}
         self._n = len(self._order)
-        self._deck = [card_id(text) for text in c.deck]
+        self._deck = card_ids(c.deck)
         self._next = 0
         self._hole: dict[int, list[int]] = {seat: [] for seat in self._order}
         self._hole_pos: dict[int, list[int]] = {seat: [] for seat in self._order}
         self._board: list[int] = []
         self._board_pos: list[int] = []
         self._burn_pos: list[int] = []
+        self._second_board: list[int] = []
+        """The second run's whole board (with the cards both runs share), when the board was run twice."""
+        self._second_board_pos: list[int] = []
         self._folded: set[int] = set()
         self._mucked: set[int] = set()
         self._shown: dict[int, Strength] = {}
@@ -167,7 +190,9 @@ class Hand:
         self._uncontested_winner: int | None = None
         self._winner_may_show = False
         self._river_aggressor: int | None = None
-        self._limits_cache: tuple[int, int, Limits] | None = None
+        self._limits_at = -1
+        """The number of actions taken when ``_limits_now`` was worked out (one decision's limits)."""
+        self._limits_now: Limits
         self._fixed_limit = c.structure is Structure.FIXED_LIMIT
         self._pot_limit = c.structure is Structure.POT_LIMIT
         self._total_chips = sum(c.stacks.values())
@@ -175,78 +200,40 @@ class Hand:
         self._strengths: dict[int, Strength] = {}
         self._street: _Street
         self._dead: dict[int, int] = {seat: 0 for seat in self._order}
-        self._pk = self._make_pokerkit_state()
-        # Live chips each seat pushed forward, including any pokerkit later gave back as over-bets.
-        self._put_in = {seat: self._pk.bets[i] for seat, i in self._index.items()}
+        self._betting = self._post()
+        # Live chips each seat pushed forward, including over-bets later handed back.
+        self._put_in = {seat: self._betting.bets[i] for seat, i in self._index.items()}
         self._start_events()
+        self._deal_street()
         self._advance()
 
     # --- construction --------------------------------------------------------------------------
 
-    def _make_pokerkit_state(self) -> State:
+    def _post(self) -> Betting:
+        """The forced posts, each as far as the stack covers it: dead money (antes, a dead small blind, a
+        bomb pot's post) first, then the live blinds."""
         c = self.config
         n = self._n
-        blinds = [0] * n
-        antes = [0] * n
+        live = [0] * n
+        dead = [c.bomb_pot] * n
         for seat, kind in c.posts:
             i = self._index[seat]
             if kind is PostKind.SMALL_BLIND:
-                blinds[i] = c.small_blind
+                live[i] = c.small_blind
             elif kind is PostKind.BIG_BLIND:
-                blinds[i] = c.big_blind
+                live[i] = c.big_blind
             elif kind is PostKind.STRADDLE:
-                blinds[i] = 2 * c.big_blind
+                live[i] = 2 * c.big_blind
             elif kind is PostKind.ENTRY_BIG_BLIND:
-                blinds[i] = -c.big_blind  # pokerkit: a live post that does not decide who opens
+                live[i] = -c.big_blind  # live, but it does not decide who opens
             elif kind is PostKind.DEAD_SMALL_BLIND:
-                antes[i] += c.small_blind  # dead money: into the pot, not a bet
+                dead[i] += c.small_blind  # into the pot, not a bet
         for seat, ante in c.antes.items():
-            antes[self._index[seat]] += ante
-        if c.bomb_pot:
-            antes = [a + c.bomb_pot for a in antes]
-        for seat, i in self._index.items():  # pokerkit posts what the stack covers, antes first
-            self._dead[seat] = min(antes[i], c.stacks[seat])
-        if n == 2:  # pokerkit reads heads-up blinds and antes in reverse order
-            blinds.reverse()
-            antes.reverse()
-        holes = (False,) * c.variant.hole_cards
-        step = c.chip
-        if c.bomb_pot:
-            streets = (
-                Street(True, holes, 3, False, Opening.POSITION, step, None),
-                Street(True, (), 1, False, Opening.POSITION, step, None),
-                Street(True, (), 1, False, Opening.POSITION, step, None),
-            )
-        else:
-            streets = (
-                Street(False, holes, 0, False, Opening.POSITION, step, None),
-                Street(True, (), 3, False, Opening.POSITION, step, None),
-                Street(True, (), 1, False, Opening.POSITION, step, None),
-                Street(True, (), 1, False, Opening.POSITION, step, None),
-            )
-        if c.variant is Variant.HOLDEM:
-            hand_types: tuple[type, ...] = (FastStandardHighHand,)
-        elif c.variant is Variant.OMAHA:
-            hand_types = (FastOmahaHoldemHand,)
-        else:
-            hand_types = (FastOmahaHoldemHand, FastOmahaEightOrBetterLowHand)
-        # pokerkit's deck: the cards this hand can give it (holes, then burns and board), in our
-        # order. pokerkit never draws from it (we feed every card), but it shuffles and scans it.
-        deck = tuple(_PK_CARDS[card] for card in self._deck[: n * c.variant.hole_cards + 8])
-        return State(
-            _AUTOMATIONS,
-            deck,  # type: ignore[arg-type]
-            hand_types,
-            streets,
-            BettingStructure.NO_LIMIT,
-            False,
-            antes,
-            blinds,
-            0,
-            [c.stacks[seat] for seat in self._order],
-            n,
-            mode=Mode.CASH_GAME,
-        )
+            dead[self._index[seat]] += ante
+        stacks = [c.stacks[seat] for seat in self._order]
+        for seat, i in self._index.items():
+            self._dead[seat] = min(dead[i], stacks[i])
+        return Betting.posted(stacks=stacks, dead=dead, live=live)
 
     def _start_events(self) -> None:
         c = self.config
@@ -258,11 +245,11 @@ class Hand:
             variant=c.variant.value,
             structure=c.structure.value,
         )
-        pk = self._pk
+        betting = self._betting
         for seat in self._order:
             i = self._index[seat]
-            contributed = c.stacks[seat] - pk.stacks[i]
-            live = pk.bets[i]
+            contributed = c.stacks[seat] - betting.stacks[i]
+            live = betting.bets[i]
             dead = contributed - live
             if dead:
                 self._emit("posted", seat=seat, kind="dead", amount=dead)
@@ -278,7 +265,7 @@ class Hand:
 
     @property
     def is_over(self) -> bool:
-        return self.phase is Phase.COMPLETE
+        return self.phase is _COMPLETE
 
     @property
     def action_no(self) -> int:
@@ -288,9 +275,9 @@ class Hand:
     @property
     def to_act(self) -> int | None:
         """The seat whose decision the hand waits for, or ``None``."""
-        if self.phase is Phase.BETTING:
-            index = self._pk.actor_index
-            return None if index is None else self._order[index]
+        if self.phase is _BETTING:
+            actors = self._betting.actor_indices
+            return self._order[actors[0]] if actors else None
         if self.phase is Phase.SHOWDOWN:
             return self._showdown_queue[0]
         return None
@@ -301,11 +288,23 @@ class Hand:
 
     @property
     def board(self) -> list[str]:
+        """The board (the first run's, when the board was run twice)."""
         return [card_text(card) for card in self._board]
+
+    @property
+    def boards(self) -> list[list[str]]:
+        """Every board of the hand: one, or two when the rest of the board was run twice."""
+        if self._second_board:
+            return [self.board, [card_text(card) for card in self._second_board]]
+        return [self.board]
+
+    @property
+    def runs_twice(self) -> bool:
+        return bool(self._second_board)
 
     def hole_cards(self, seat: int) -> list[str]:
         """A seat's own cards (for its owner; never send another player's unshown cards)."""
-        return [card_text(card) for card in self._hole[seat]]
+        return [FULL_DECK[card] for card in self._hole[seat]]
 
     def shown_cards(self) -> dict[int, list[str]]:
         """Hands turned up so far: what everyone may see."""
@@ -315,13 +314,15 @@ class Hand:
     def stacks(self) -> dict[int, int]:
         if self.settlement is not None:
             return dict(self.settlement.finishing_stacks)
-        return {seat: self._pk.stacks[i] for seat, i in self._index.items()}
+        stacks = self._betting.stacks
+        return {seat: stacks[i] for seat, i in self._index.items()}
 
     @property
     def bets(self) -> dict[int, int]:
         if self.phase is not Phase.BETTING:
             return {seat: 0 for seat in self._order}
-        return {seat: self._pk.bets[i] for seat, i in self._index.items()}
+        bets = self._betting.bets
+        return {seat: bets[i] for seat, i in self._index.items()}
 
     @property
     def folded(self) -> frozenset[int]:
@@ -334,9 +335,9 @@ class Hand:
     def contributions(self) -> dict[int, int]:
         """Live chips each seat has put in so far (blinds and bets, over-bets already returned);
         dead money is in :meth:`dead_money`."""
-        pk = self._pk
+        stacks = self._betting.stacks
         dead = self._dead
-        return {seat: self.config.stacks[seat] - pk.stacks[i] - dead[seat] for seat, i in self._index.items()}
+        return {seat: self.config.stacks[seat] - stacks[i] - dead[seat] for seat, i in self._index.items()}
 
     def dead_money(self) -> dict[int, int]:
         """Antes, dead small blinds and bomb-pot posts per seat: in the main pot, nobody's bet."""
@@ -354,7 +355,7 @@ class Hand:
         """Stacks + everything in the middle + rake: constant through a hand (conservation checks)."""
         if self.settlement is not None:
             return sum(self.settlement.finishing_stacks.values()) + self.settlement.rake
-        return sum(self._pk.stacks) + sum(self.contributions().values()) + sum(self._dead.values())
+        return sum(self._betting.stacks) + sum(self.contributions().values()) + sum(self._dead.values())
 
     @property
     def deck_map(self) -> DeckMap:
@@ -362,12 +363,13 @@ class Hand:
             hole={seat: tuple(self._hole_pos[seat]) for seat in self._order},
             board=tuple(self._board_pos),
             burn=tuple(self._burn_pos),
+            second_board=tuple(self._second_board_pos),
         )
 
     def public_positions(self) -> list[int]:
-        """Deck positions whose cards became public: the board and the hands shown."""
+        """Deck positions whose cards became public: the board (both runs') and the hands shown."""
         shown = [p for seat in self._order if seat in self._shown_cards for p in self._hole_pos[seat]]
-        return sorted(self._board_pos + shown)
+        return sorted(self._board_pos + self._second_board_pos + shown)
 
     def view(self, *, seat: int | None = None) -> dict[str, Any]:
         """The hand as ``seat`` may see it (``None``: a spectator): the hand's part of PROTOCOL.md's
@@ -410,6 +412,7 @@ class Hand:
             "action_no": self.action_no,
             "button": self.config.button,
             "board": self.board,
+            "boards": self.boards,
             "seats": seats,
             "pots": pots,
             "to_act": to_act,
@@ -423,40 +426,38 @@ class Hand:
 
     def limits(self) -> Limits | None:
         """The betting limits of the player to act, or ``None`` outside the betting."""
-        actors = self._pk.actor_indices
+        actors = self._betting.actor_indices
         if self.phase is not Phase.BETTING or not actors:
             return None
         return self._limits(actors[0])
 
     def _limits(self, index: int) -> Limits:
-        """Limits for pokerkit's player ``index``, computed once per decision."""
-        cached = self._limits_cache
+        """Limits of the player to act, at position ``index`` of the dealing order: worked out once per
+        decision (the number of actions taken says which decision)."""
         number = len(self.log)
-        if cached is not None and cached[0] == number and cached[1] == index:
-            return cached[2]
-        limits = self._compute_limits(index)
-        self._limits_cache = (number, index, limits)
-        return limits
+        if self._limits_at != number:
+            self._limits_now = self._compute_limits(index)
+            self._limits_at = number
+        return self._limits_now
 
     def legal_actions(self) -> list[dict[str, int | str]]:
         """PROTOCOL.md's ``legal`` list for the player to act: ``{action, min, max}`` in "to" amounts."""
         phase = self.phase
         if phase is Phase.SHOWDOWN:
             return [{"action": "show", "min": 0, "max": 0}, {"action": "muck", "min": 0, "max": 0}]
-        actors = self._pk.actor_indices
+        actors = self._betting.actor_indices
         if phase is not Phase.BETTING or not actors:
             return []
-        limits = self._limits(actors[0])
-        legal: list[dict[str, int | str]] = [{"action": "fold", "min": 0, "max": 0}]
-        if limits.to_call == 0:
-            legal.append({"action": "check", "min": 0, "max": 0})
-        else:
-            legal.append({"action": "call", "min": limits.call_to, "max": limits.call_to})
-        if limits.can_raise and limits.total >= limits.min_to:
-            kind = "raise" if limits.facing_bet else "bet"
-            legal.append({"action": kind, "min": limits.min_to, "max": limits.max_to})
-        total = limits.total
-        if total <= limits.call_to or (limits.can_raise and total <= limits.max_to):
+        _, to_call, call_to, total, can_raise, min_to, max_to, facing_bet, _, _ = self._limits(actors[0])
+        legal: list[dict[str, int | str]] = [
+            {"action": "fold", "min": 0, "max": 0},
+            {"action": "call", "min": call_to, "max": call_to}
+            if to_call
+            else {"action": "check", "min": 0, "max": 0},
+        ]
+        if can_raise and total >= min_to:
+            legal.append({"action": "raise" if facing_bet else "bet", "min": min_to, "max": max_to})
+        if total <= call_to or (can_raise and total <= max_to):
             legal.append({"action": "all_in", "min": total, "max": total})
         return legal
 
@@ -471,15 +472,11 @@ class Hand:
         self._execute(action, plan)
         return self.events[start:]
 
-    def copy(self) -> Hand:
-        """An independent copy (the configuration is immutable and shared)."""
-        return copy.deepcopy(self, {id(self.config): self.config})
-
     def _check(self, action: Action) -> tuple[str, int, Limits | None]:
         """Validate without changing anything. Returns (operation, "to" amount) for :meth:`_execute`."""
         if not isinstance(action, Action):
             raise IllegalAction("not an action")
-        seat, kind, amount = action.seat, action.kind, action.amount
+        seat, kind, amount = action
         if type(seat) is not int:
             raise IllegalAction("the seat must be an integer", code="bad_seat")
         if kind not in _ACTION_SET:
@@ -489,27 +486,19 @@ class Hand:
                 raise IllegalAction("the amount must be a whole number of chips", code="bad_amount")
             if amount < 0:
                 raise IllegalAction("the amount cannot be negative", code="bad_amount")
-        if amount and kind in _NO_AMOUNT:
-            raise IllegalAction(f"{kind} takes no amount", code="bad_amount")
-        if seat not in self._index:
+            if amount and kind in _NO_AMOUNT:
+                raise IllegalAction(f"{kind} takes no amount", code="bad_amount")
+        index = self._index.get(seat)
+        if index is None:
             raise IllegalAction(f"seat {seat} is not in this hand", code="not_in_hand")
-        if self.phase is Phase.COMPLETE:
-            if kind in SHOWDOWN_ACTIONS and seat == self.winner_may_show:
-                return (kind, 0, None)
-            raise IllegalAction("the hand is over", code="hand_over")
-        if self.phase is Phase.BETTING:
-            actors = self._pk.actor_indices
-            if not actors or self._order[actors[0]] != seat:
-                raise IllegalAction("it is not your turn", code="not_your_turn")
-        elif seat != self._showdown_queue[0]:
+        if self.phase is not _BETTING:
+            return self._check_after_betting(seat, kind)
+        actors = self._betting.actor_indices
+        if not actors or actors[0] != index:
             raise IllegalAction("it is not your turn", code="not_your_turn")
-        if self.phase is Phase.SHOWDOWN:
-            if kind not in SHOWDOWN_ACTIONS:
-                raise IllegalAction("at the showdown you can only show or muck", code="bad_action")
-            return (kind, 0, None)
         if kind in _SHOWDOWN_SET:
             raise IllegalAction("there is no showdown yet", code="bad_action")
-        limits = self._limits(self._index[seat])
+        limits = self._limits_now if self._limits_at == len(self.log) else self._limits(index)
         if kind == "fold":
             return ("fold", 0, limits)
         if kind == "check":
@@ -523,12 +512,29 @@ class Hand:
                 raise IllegalAction(f"calling makes your bet {limits.call_to}", code="bad_amount")
             return ("call", limits.call_to, limits)
         if kind == "all_in":
-            if amount is not None and amount != limits.total:
-                raise IllegalAction(f"all-in is {limits.total}", code="bad_amount")
-            if not self._all_in_allowed(limits):
-                raise IllegalAction("you cannot go all-in here", code="cannot_raise")
-            return ("call" if limits.total <= limits.call_to else "raise", limits.total, limits)
-        # bet / raise
+            return self._check_all_in(amount, limits)
+        return self._check_bet_or_raise(kind, amount, limits)
+
+    def _check_after_betting(self, seat: int, kind: str) -> tuple[str, int, None]:
+        """A show or a muck: at the showdown by the player whose turn it is, or by the uncontested winner."""
+        if self.phase is Phase.COMPLETE:
+            if kind in _SHOWDOWN_SET and seat == self.winner_may_show:
+                return (kind, 0, None)
+            raise IllegalAction("the hand is over", code="hand_over")
+        if seat != self._showdown_queue[0]:
+            raise IllegalAction("it is not your turn", code="not_your_turn")
+        if kind not in _SHOWDOWN_SET:
+            raise IllegalAction("at the showdown you can only show or muck", code="bad_action")
+        return (kind, 0, None)
+
+    def _check_all_in(self, amount: int | None, limits: Limits) -> tuple[str, int, Limits]:
+        if amount is not None and amount != limits.total:
+            raise IllegalAction(f"all-in is {limits.total}", code="bad_amount")
+        if not self._all_in_allowed(limits):
+            raise IllegalAction("you cannot go all-in here", code="cannot_raise")
+        return ("call" if limits.total <= limits.call_to else "raise", limits.total, limits)
+
+    def _check_bet_or_raise(self, kind: str, amount: int | None, limits: Limits) -> tuple[str, int, Limits]:
         if kind == "bet" and limits.facing_bet:
             raise IllegalAction("there is a bet already: raise", code="cannot_bet")
         if kind == "raise" and not limits.facing_bet:
@@ -562,49 +568,110 @@ class Hand:
         return limits.can_raise and limits.total <= limits.max_to
 
     def _compute_limits(self, index: int) -> Limits:
-        pk = self._pk
-        c = self.config
+        betting = self._betting
         st = self._street
-        bets = pk.bets
-        stacks = pk.stacks
-        top = max(bets)
-        bet = bets[index]
-        stack = stacks[index]
+        bets, stacks = betting.bets, betting.stacks
+        bet, stack = bets[index], stacks[index]
         total = bet + stack
-        to_call = min(top - bet, stack)
+        top = max(bets)
+        if top < st.price and self._another_covers(index, top):
+            top = st.price  # a blind posted short does not lower the price of entering
+        to_call = top - bet if top - bet < stack else stack
+        # A raise needs chips beyond the call and somebody else able to answer it; and after a short
+        # all-in, a player who already acted only if the betting was reopened to them.
         can_raise = False
-        if stack > top - bet:
-            statuses = pk.statuses
-            for i in range(self._n):  # somebody else must be able to answer a raise
-                if i != index and statuses[i] and stacks[i] + bets[i] > top:
+        if stack > to_call:
+            statuses = betting.statuses
+            for i in range(self._n):
+                if statuses[i] and stacks[i] + bets[i] > top and i != index:
                     can_raise = True
                     break
-        fixed = self._fixed_limit
-        if can_raise:
-            if fixed:
-                if st.fl_count >= 4 or st.count_at_action.get(index, -1) == st.fl_count:
-                    can_raise = False
-            elif index in st.level_at_action and top - st.level_at_action[index] < st.full_raise:
+        if self._fixed_limit:
+            if can_raise and (st.fl_count >= 4 or st.count_at_action.get(index, -1) == st.fl_count):
                 can_raise = False
-        if fixed:
-            min_to = max(st.fl_level + st.fixed, top + c.chip)
-            max_to = min_to
+            min_to = max_to = max(st.fl_level + st.fixed, top + self.config.chip)
         else:
+            acted_at = st.level_at_action.get(index)
+            if can_raise and acted_at is not None and top - acted_at < st.full_raise:
+                can_raise = False
             min_to = top + st.full_raise
             if self._pot_limit:
-                in_middle = self._total_chips - sum(stacks)
-                max_to = max(min_to, 2 * top - bet + in_middle)
+                max_to = max(min_to, 2 * top - bet + self._total_chips - sum(stacks))
             else:
                 max_to = total
         if max_to > total:
             max_to = total
-        return Limits(
-            self._order[index], to_call, bet + to_call, total, can_raise, min_to, max_to, top > 0, top, index
+        return _new_limits(
+            (
+                self._order[index],
+                to_call,
+                bet + to_call,
+                total,
+                can_raise,
+                min_to,
+                max_to,
+                top > 0,
+                top,
+                index,
+            )
         )
+
+    def _another_covers(self, index: int, top: int) -> bool:
+        """Could someone else still in put in more than ``top``, and so match chips put in above it?"""
+        betting = self._betting
+        statuses, stacks, bets = betting.statuses, betting.stacks, betting.bets
+        for i in range(self._n):
+            if statuses[i] and stacks[i] + bets[i] > top and i != index:
+                return True
+        return False
 
     def _execute(self, action: Action, plan: tuple[str, int, Limits | None]) -> None:
         operation, amount, limits = plan
         seat = action.seat
+        if limits is None:
+            self._show_or_muck(seat, operation)
+            return
+        betting = self._betting
+        index = limits.place
+        st = self._street
+        top = limits.top
+        if operation == "fold":
+            self._folded.add(seat)
+            betting.fold(index)
+            amount = 0
+        elif operation == "raise":
+            self._put_in[seat] += amount - limits.call_to + limits.to_call
+            betting.raise_to(index, amount)
+            if self._fixed_limit:
+                if 2 * (amount - st.fl_level) >= st.fixed:  # a full bet, or an all-in of half a bet or more
+                    st.fl_count += 1
+                    st.fl_level = amount
+                    st.aggressor = index
+            else:
+                if amount - top >= st.full_raise:
+                    st.full_raise = amount - top
+                st.aggressor = index
+        elif operation == "call" and limits.call_to > max(betting.bets):
+            # Calling the full blind over a short one: in pokerkit's terms a raise, and one that gives
+            # nobody a new decision (everyone who acted before is all-in or folded).
+            self._put_in[seat] += limits.to_call
+            betting.raise_to(index, limits.call_to)
+        else:
+            self._put_in[seat] += limits.to_call
+            betting.call(index, limits.to_call)
+        stack = betting.stacks[index]
+        kind = "all_in" if operation == "raise" and stack == 0 else action.kind
+        self.events.append(
+            _new_event(("acted", {"seat": seat, "action": kind, "amount": amount, "stack": stack}, None))
+        )
+        if self._fixed_limit:
+            st.count_at_action[index] = st.fl_count
+        else:
+            st.level_at_action[index] = top if top > amount else amount
+        if not betting.actor_indices:
+            self._advance()
+
+    def _show_or_muck(self, seat: int, operation: str) -> None:
         if self.phase is Phase.COMPLETE:  # the uncontested winner's optional show
             self._winner_may_show = False
             if operation == "show":
@@ -612,86 +679,33 @@ class Hand:
             else:
                 self._emit("mucked", seat=seat)
             return
-        if self.phase is Phase.SHOWDOWN:
-            self._showdown_queue.pop(0)
-            if operation == "show":
-                self._show(seat)
-            else:
-                self._muck(seat)
-            self._continue_showdown()
-            return
-        assert limits is not None
-        pk = self._pk
-        index = limits.index
-        st = self._street
-        top = limits.top
-        if operation == "call":
-            self._put_in[seat] += limits.to_call
-        elif operation == "raise":
-            self._put_in[seat] += amount - (limits.call_to - limits.to_call)
-        if operation == "fold":
-            self._folded.add(seat)
-            _pk_fold(pk, index)
-        elif operation in ("check", "call"):
-            _pk_check_or_call(pk, index, limits.to_call)
+        self._showdown_queue.pop(0)
+        if operation == "show":
+            self._show(seat)
         else:
-            _pk_raise_to(pk, index, amount)
-            if self._fixed_limit:
-                if 2 * (amount - st.fl_level) >= st.fixed:  # a full bet, or an all-in of half a bet or more
-                    st.fl_count += 1
-                    st.fl_level = amount
-                    st.aggressor = index
-            else:
-                increment = amount - top
-                if increment >= st.full_raise:
-                    st.full_raise = increment
-                st.aggressor = index
-        kind = action.kind
-        stack = pk.stacks[index]
-        if operation == "raise" and stack == 0:
-            kind = "all_in"
-        self.events.append(
-            Event(
-                "acted",
-                {
-                    "seat": seat,
-                    "action": kind,
-                    "amount": amount if operation != "fold" else 0,
-                    "stack": stack,
-                },
-            )
-        )
-        if self._fixed_limit:
-            st.count_at_action[index] = st.fl_count
-        else:
-            st.level_at_action[index] = top if top > amount else amount
-        self._advance()
+            self._muck(seat)
+        self._continue_showdown()
 
     # --- flow ------------------------------------------------------------------------------------
 
     def _advance(self) -> None:
         """Deal and move on until a player has to decide or the hand is over."""
-        pk = self._pk
-        while True:
-            if pk.actor_indices:
-                return
-            statuses = pk.statuses
+        betting = self._betting
+        while not betting.actor_indices:
+            statuses = betting.statuses
             if sum(statuses) == 1:
                 self._finish_uncontested(self._order[statuses.index(True)])
                 return
             live = [seat for seat in self._order if seat not in self._folded]
-            if pk.all_in_status:
+            if betting.all_in_status:  # a player still in is all-in: every hand is turned up
                 self._run_out_and_show(live)
                 return
-            if pk.card_burning_status or any(pk.board_dealing_counts) or any(pk.hole_dealing_statuses):
+            if len(self._board) < 5:
                 self._deal_street()
                 continue
             # River betting over with two or more players: the showdown.
-            self._river_aggressor = self._street.aggressor if self._street.index == 3 else None
-            if any(pk.stacks[self._index[seat]] == 0 for seat in live):
-                self._run_out_and_show(live)  # someone is all-in: every hand is turned up
-            else:
-                self._start_showdown(live)
+            self._river_aggressor = self._street.aggressor
+            self._start_showdown(live)
             return
 
     def _take(self) -> tuple[int, int]:
@@ -700,38 +714,43 @@ class Hand:
         return position, self._deck[position]
 
     def _deal_street(self) -> None:
-        """Deal what pokerkit waits for, from our deck in the room's order, and hand it to pokerkit."""
-        pk = self._pk
-        c = self.config
-        holes: dict[int, list[int]] = {}
-        if any(pk.hole_dealing_statuses):
-            for _ in range(c.variant.hole_cards):
-                for seat in self._order:
-                    position, card = self._take()
-                    self._hole[seat].append(card)
-                    self._hole_pos[seat].append(position)
-            for seat in self._order:
-                holes[self._index[seat]] = self._hole[seat]
-                positions = self._hole_pos[seat]
-                self._emit("dealt", to=seat, seat=seat, cards=self.hole_cards(seat), positions=positions)
-            self._emit("dealt", seats=list(self._order), count=c.variant.hole_cards)
-        burn: int | None = None
-        cards: list[int] = []
-        if pk.card_burning_status:
-            burn_position, burn = self._take()
-            self._burn_pos.append(burn_position)
-            for _ in range(pk.board_dealing_counts[0]):
-                position, card = self._take()
-                self._board.append(card)
-                self._board_pos.append(position)
-                cards.append(card)
-        _feed_pokerkit(pk, holes, burn, cards)
-        street = {5: 3, 4: 2, 3: 1, 0: 0}[len(self._board)]
-        if cards:
+        """Deal the next street from our deck in the room's order (the hole cards first), then open its
+        betting round."""
+        board = self._board
+        if self._next == 0:
+            self._deal_hole_cards()
+            count = 3 if self.config.bomb_pot else 0  # a bomb pot starts on the flop
+        else:
+            count = 1 if board else 3
+        if count:
+            burn = self._next
+            self._burn_pos.append(burn)
+            dealt = self._deck[burn + 1 : burn + 1 + count]
+            board += dealt
+            self._board_pos += range(burn + 1, burn + 1 + count)
+            self._next = burn + 1 + count
             self._emit(
-                "street", street=STREET_NAMES[street], cards=[card_text(x) for x in cards], board=self.board
+                "street",
+                street=STREET_NAMES[_STREET_OF_BOARD[len(board)]],
+                cards=[FULL_DECK[card] for card in dealt],
+                board=self.board,
             )
+        street = _STREET_OF_BOARD[len(board)]
         self._begin_street(street)
+        self._betting.last_round = street == 3
+        self._betting.begin_round()
+
+    def _deal_hole_cards(self) -> None:
+        """One card at a time from the first seat after the button: the i-th seat of the dealing order
+        gets deck positions i, i + n, i + 2n, ..."""
+        n, count = self._n, self.config.variant.hole_cards
+        end = n * count
+        for i, seat in enumerate(self._order):
+            self._hole[seat] = self._deck[i:end:n]
+            positions = self._hole_pos[seat] = list(range(i, end, n))
+            self._emit("dealt", to=seat, seat=seat, cards=self.hole_cards(seat), positions=positions)
+        self._next = end
+        self._emit("dealt", seats=list(self._order), count=count)
 
     def _begin_street(self, index: int) -> None:
         c = self.config
@@ -741,41 +760,55 @@ class Hand:
             fixed = c.small_bet if index <= 1 else c.big_bet
         if index == 0:
             full = 2 * c.big_blind if c.straddle_seat is not None else c.big_blind
-            self._street = _Street(index, full, fixed, fl_level=c.big_blind, fl_count=1)
+            self._street = _Street(index, full, fixed, price=full, fl_level=c.big_blind, fl_count=1)
         else:
             self._street = _Street(index, c.big_blind, fixed)
 
-    def _deal_rest_of_board(self) -> None:
-        while len(self._board) < 5:
-            count = 3 if not self._board else 1
+    def _deal_rest_of_board(self, board: list[int], positions: list[int], *, run: int | None = None) -> None:
+        """Deal the streets ``board`` still lacks, a burn before each; ``run`` (1 or 2) when the board is
+        run twice, said in each ``street`` event."""
+        extra = {} if run is None else {"run": run}
+        while len(board) < 5:
+            count = 3 if not board else 1
             position, _ = self._take()
             self._burn_pos.append(position)
             cards = []
             for _ in range(count):
                 position, card = self._take()
-                self._board.append(card)
-                self._board_pos.append(position)
+                board.append(card)
+                positions.append(position)
                 cards.append(card)
-            street = {5: 3, 4: 2, 3: 1}[len(self._board)]
             self._emit(
-                "street", street=STREET_NAMES[street], cards=[card_text(x) for x in cards], board=self.board
+                "street",
+                street=STREET_NAMES[_STREET_OF_BOARD[len(board)]],
+                cards=[card_text(x) for x in cards],
+                board=[card_text(x) for x in board],
+                **extra,
             )
+
+    def _runs_twice(self, live: list[int]) -> bool:
+        """Everyone still in agreed to run it twice, cards are still to come, and the deck holds them twice."""
+        board = len(self._board)
+        if board >= 5 or not self.config.run_twice.issuperset(live):
+            return False
+        per_run = {0: 8, 3: 4, 4: 2}[board]  # a burn before each street still to come
+        return self._next + 2 * per_run <= len(self._deck)
+
+    def _evaluate(self, seat: int, board: Sequence[int]) -> Strength:
+        hole = self._hole[seat]
+        variant = self.config.variant
+        if variant is Variant.HOLDEM:
+            return Strength(high_strength((*hole, *board)))
+        if variant is Variant.OMAHA_HILO:
+            return Strength(omaha_high_strength(hole, board), omaha_low_strength(hole, board))
+        return Strength(omaha_high_strength(hole, board))
 
     def _strength(self, seat: int) -> Strength:
         """The hand's value on the full board (asked only at the showdown; computed once)."""
         known = self._strengths.get(seat)
-        if known is not None:
-            return known
-        hole = self._hole[seat]
-        variant = self.config.variant
-        if variant is Variant.HOLDEM:
-            value = Strength(high_strength((*hole, *self._board)))
-        elif variant is Variant.OMAHA_HILO:
-            value = Strength(omaha_high_strength(hole, self._board), omaha_low_strength(hole, self._board))
-        else:
-            value = Strength(omaha_high_strength(hole, self._board))
-        self._strengths[seat] = value
-        return value
+        if known is None:
+            known = self._strengths[seat] = self._evaluate(seat, self._board)
+        return known
 
     def _show(self, seat: int, *, evaluate: bool = True) -> None:
         if evaluate:
@@ -788,10 +821,17 @@ class Hand:
         self._emit("mucked", seat=seat)
 
     def _run_out_and_show(self, live: list[int]) -> None:
-        """No more betting possible: every hand still in is turned up and the board is run out."""
+        """No more betting possible: every hand still in is turned up and the board is run out, twice
+        when everyone still in agreed (the second run dealt after the first, from the same deck)."""
         for seat in live:
             self._show(seat, evaluate=False)
-        self._deal_rest_of_board()
+        if self._runs_twice(live):
+            shared = len(self._board)
+            self._deal_rest_of_board(self._board, self._board_pos, run=1)
+            self._second_board = self._board[:shared]
+            self._deal_rest_of_board(self._second_board, self._second_board_pos, run=2)
+        else:
+            self._deal_rest_of_board(self._board, self._board_pos)
         for seat in live:  # strengths on the full board
             self._shown[seat] = self._strength(seat)
         self._settle()
@@ -852,28 +892,32 @@ class Hand:
     def _settle(self) -> None:
         c = self.config
         saw_flop = len(self._board) >= 3
-        withdrawn = {}
-        winner = self._uncontested_winner
-        if winner is not None:  # pokerkit leaves the winner's last bet uncollected: it all goes back
-            withdrawn[winner] = self._pk.bets[self._index[winner]]
         contributions = self.contributions()
-        # Over-bets pokerkit already handed back when it collected a street's bets.
+        # Over-bets already handed back when a street's bets were collected.
         returned_before = {seat: self._put_in[seat] - contributions[seat] for seat in self._order}
+        shown = {s: v for s, v in self._shown.items() if s not in self._mucked}
+        runs: tuple[Run, ...] = ()
+        if self._second_board:
+            second = tuple(card_text(card) for card in self._second_board)
+            runs = (
+                Run(tuple(self.board), shown),
+                Run(second, {seat: self._evaluate(seat, self._second_board) for seat in shown}),
+            )
         self.settlement = settle(
             order=self._order,
             starting_stacks=c.stacks,
             contributions=contributions,
             dead=self._dead,
             folded=frozenset(self._folded),
-            shown={s: v for s, v in self._shown.items() if s not in self._mucked},
+            shown=shown,
             hi_lo=c.variant.hi_lo,
             chip=c.chip,
             rake=c.rake,
             players_dealt=self._n,
             big_blind=c.big_blind,
             saw_flop=saw_flop,
-            withdrawn=withdrawn,
             returned_before=returned_before,
+            runs=runs,
         )
         self.phase = Phase.COMPLETE
         for seat, amount in self.settlement.returned.items():
@@ -887,85 +931,7 @@ class Hand:
         )
 
     def _emit(self, event: str, /, *, to: int | None = None, **data: Any) -> None:
-        self.events.append(Event(event, data, to))
-
-
-# pokerkit's fold / check_or_call / complete_bet_or_raise_to first re-verify the action through layers of
-# properties that call each other (a third of the time of a hand). The room's own checks in Hand._check
-# are stricter, so these do exactly what those methods do after their verification, and nothing else,
-# except that they do not add to pokerkit's ``operations`` list: the hand's log is ``Hand.log``.
-# tests/engine/test_pokerkit_feed.py plays random hands both ways and compares pokerkit's whole state.
-
-
-def _pk_fold(state: State, index: int) -> None:
-    assert state.actor_indices[0] == index
-    state._pop_actor_index()
-    state._muck_hole_cards(index)
-    state._update_betting(None)
-
-
-def _pk_check_or_call(state: State, index: int, amount: int) -> None:
-    """``amount``: what the call adds (the room's Limits.to_call, which is pokerkit's amount)."""
-    assert state.actor_indices[0] == index
-    state._pop_actor_index()
-    state.bets[index] += amount
-    state.stacks[index] -= amount
-    state.payoffs[index] -= amount
-    state._update_betting(None)
-
-
-def _pk_raise_to(state: State, index: int, amount: int) -> None:
-    """pokerkit's complete_bet_or_raise_to after its checks, minus its short-all-in bookkeeping, which
-    the room keeps itself (see Hand._compute_limits)."""
-    assert state.actor_indices[0] == index
-    bets = state.bets
-    state._pop_actor_index()
-    raised_by = amount - max(bets)
-    delta = amount - bets[index]
-    bets[index] = amount
-    state.stacks[index] -= delta
-    state.payoffs[index] -= delta
-    state.bring_in_status = False
-    state.completion_status = False
-    n = state.player_count
-    statuses, stacks = state.statuses, state.stacks
-    state.actor_indices = deque(
-        i for i in ((index + k) % n for k in range(1, n)) if statuses[i] and stacks[i]
-    )
-    state.opener_index = index
-    state.acted_player_indices.clear()
-    state.acted_player_indices.add(index)
-    state.completion_betting_or_raising_amount = max(state.completion_betting_or_raising_amount, raised_by)
-    state.completion_betting_or_raising_count += 1
-    state.consecutive_short_all_in_amounts.clear()
-    state._update_betting(None)
-
-
-def _feed_pokerkit(
-    state: State, holes: Mapping[int, Sequence[int]], burn: int | None, board: Sequence[int]
-) -> None:
-    """Give pokerkit the cards of one dealing stage, exactly as its ``deal_hole``, ``burn_card`` and
-    ``deal_board`` would record them (but for its ``operations`` list), then let it move on.
-
-    Why not those methods: each checks the cards against pokerkit's own deck with dataclass equality,
-    which made card dealing most of the cost of a hand; our deck is checked once, in the configuration.
-    ``tests/engine/test_pokerkit_feed.py`` checks this against the public methods.
-    """
-    for index, cards in holes.items():
-        pending = state.hole_dealing_statuses[index]
-        dealt = tuple(_PK_CARDS[card] for card in cards)
-        statuses = tuple(pending.popleft() for _ in dealt)
-        state.hole_cards[index].extend(dealt)
-        state.hole_card_statuses[index].extend(statuses)
-    if burn is not None:
-        state.card_burning_status = False
-        state.burn_cards.append(_PK_CARDS[burn])
-    if board:
-        dealt = tuple(_PK_CARDS[card] for card in board)
-        state.board_dealing_counts[0] -= len(dealt)
-        for card in dealt:
-            state.board_cards.append([card])
-    state._update_dealing()
+        self.events.append(_new_event((event, data, to)))
 
 
 # --- module-level API --------------------------------------------------------------------------------
@@ -974,16 +940,6 @@ def _feed_pokerkit(
 def start_hand(*, config: HandConfig) -> Hand:
     """Post the blinds, deal the cards and stop at the first decision (or at the end)."""
     return Hand(config)
-
-
-def apply(hand: Hand, action: Action) -> tuple[Hand, list[Event]]:
-    """The pure form of :meth:`Hand.act`: a new hand and the events; ``hand`` itself is unchanged.
-
-    Raises :class:`IllegalAction` (with a reason for the player) when the rules refuse the action."""
-    hand._check(action)
-    new = hand.copy()
-    events = new.act(action)
-    return new, events
 
 
 def replay(*, config: HandConfig, actions: Iterable[Action | Mapping[str, Any]]) -> Hand:

@@ -5,6 +5,10 @@ then the button, who posts the small blind), and gives blinds and antes in poker
 reversed). Here a file becomes a :class:`HandConfig` (seats ``0 .. n-1`` in the file's order, the button
 the last seat, a deck order that deals exactly the recorded cards, unknown cards filled in from the
 rest of the deck) plus our own :class:`Action` log, and the engine plays it by the room's rules.
+
+A board run twice is written as PHH (and pokerkit) write several run-outs: after the all-in the ``d db``
+actions of the first run, then those of the second (our export adds the commentary ``# run 1`` / ``# run 2``).
+A file with more than five board cards is read as a hand whose players all agreed to run it twice.
 """
 
 from __future__ import annotations
@@ -140,9 +144,8 @@ def _load(data: Mapping[str, Any], *, rake: RakeSchedule | None, chip: int) -> R
         for round_, card in enumerate(cards):
             slots[round_ * n + seat] = card  # dealing order = file order, one card at a time
     position = hole_count * n
-    for street, count in enumerate((3, 1, 1)):
+    for start, count in _board_streets(len(board)):
         position += 1  # burn
-        start = sum((3, 1, 1)[:street])
         for k in range(count):
             if start + k < len(board):
                 slots[position] = board[start + k]
@@ -167,9 +170,21 @@ def _load(data: Mapping[str, Any], *, rake: RakeSchedule | None, chip: int) -> R
         big_bet=big_bet,
         antes={seat: ante for seat, ante in zip(seats, antes, strict=True) if ante},
         rake=rake,
+        run_twice=frozenset(seats) if len(board) > 5 else frozenset(),
     )
     players = tuple(data.get("players", [f"p{i + 1}" for i in seats]))
     return RecordedHand(config=config, script=tuple(script), players=players)
+
+
+def _board_streets(cards: int) -> list[tuple[int, int]]:
+    """(index in the recorded board, card count) of each street dealt, in dealing order: flop, turn, river,
+    then, when the board was run twice (more than five cards), the second run's streets after the first's."""
+    streets = [(0, 3), (3, 1), (4, 1)]
+    if cards > 5:
+        shared = 10 - cards  # both runs deal the same streets: shared + 2 x (5 - shared) cards
+        counts = [count for start, count in streets if start >= shared]
+        streets += [(5 + sum(counts[:i]), count) for i, count in enumerate(counts)]
+    return streets
 
 
 def play_recorded(recorded: RecordedHand) -> Hand:
@@ -189,6 +204,8 @@ def play_recorded(recorded: RecordedHand) -> Hand:
             raise PHHError(f"p{seat + 1} {verb} {argument}: {error.reason}") from None
     if not hand.is_over:
         raise PHHError("the recorded actions stop before the end of the hand")
+    if recorded.config.run_twice and not hand.runs_twice:
+        raise PHHError("the board is run twice where the rules run it once")
     return hand
 
 
@@ -240,7 +257,7 @@ def replay_file(path: str | Path, *, rake: RakeSchedule | str | None = None) -> 
 
 def replay_files(
     paths: Iterable[str | Path], *, rake: RakeSchedule | str | None = None
-) -> tuple[list[dict], bool]:
+) -> tuple[list[dict[str, Any]], bool]:
     """Replay many files; returns (one result per file, whether all of them replayed)."""
     results = [replay_file(path, rake=rake) for path in paths]
     return results, all("error" not in result for result in results)
@@ -283,12 +300,11 @@ def export_phh(hand: Hand, *, players: Sequence[str] | None = None) -> str:
         lines.append(f"min_bet = {config.big_blind}")
     lines.append(f"starting_stacks = {[config.stacks[s] for s in order]}")
     actions = [f"d dh p{i + 1} {''.join(hand.hole_cards(seat))}" for i, seat in enumerate(order)]
-    board_dealt = 0
     for event in hand.events:
         data = event.data
         if event.kind == "street":
-            actions.append(f"d db {''.join(data['cards'])}")
-            board_dealt += len(data["cards"])
+            run = f" # run {data['run']}" if "run" in data else ""
+            actions.append(f"d db {''.join(data['cards'])}{run}")
         elif event.kind == "acted":
             p = f"p{order.index(data['seat']) + 1}"
             verb = {"fold": "f", "check": "cc", "call": "cc"}.get(data["action"])

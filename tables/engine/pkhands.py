@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from itertools import combinations
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Self
 
 from pokerkit import Card
 from pokerkit.hands import Hand
@@ -58,7 +58,7 @@ class _FastHand(Hand):
         return high_strength(ids)
 
     @classmethod
-    def _new(cls, value: int, ids: tuple[int, ...]) -> _FastHand:
+    def _new(cls, value: int, ids: tuple[int, ...]) -> Self:
         hand = cls.__new__(cls)
         hand._value = value
         hand._ids = ids
@@ -67,12 +67,12 @@ class _FastHand(Hand):
     def __eq__(self, other: object) -> bool:
         if type(self) is not type(other):
             return NotImplemented
-        return self._value == other._value  # type: ignore[attr-defined]
+        return self._value == other._value
 
     def __lt__(self, other: Hand) -> bool:
         if type(self) is not type(other):
             return NotImplemented
-        return self._value < other._value  # type: ignore[attr-defined]
+        return self._value < other._value
 
     def __hash__(self) -> int:
         return hash((type(self), self._value))

@@ -21,8 +21,9 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field, replace
-from enum import StrEnum
 from types import MappingProxyType
+
+from tables.engine.config import PostKind
 
 MIN_SEATS = 2
 MAX_SEATS = 10
@@ -80,18 +81,6 @@ class Positions:
     button: int
     small_blind: int
     big_blind: int
-
-
-class PostKind(StrEnum):
-    SMALL_BLIND = "small_blind"
-    """Live bet of the small blind amount."""
-    BIG_BLIND = "big_blind"
-    """Live bet of the big blind amount, by the seat the big blind reached."""
-    ENTRY_BIG_BLIND = "entry_big_blind"
-    """Live bet of the big blind amount by a player entering out of position (new, or back from
-    missed blinds); it counts as their bet, and they have the option like the big blind."""
-    DEAD_SMALL_BLIND = "dead_small_blind"
-    """The small blind amount straight into the pot, not a bet (owed missed small blind)."""
 
 
 @dataclass(frozen=True, slots=True)

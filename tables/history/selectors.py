@@ -25,13 +25,19 @@ HISTORY_KEPT = timedelta(days=92)
 """What a player's own history covers at least (SPEC 3: three months); older hands stay too."""
 
 
-def _played_by(user_id: int) -> RawSQL:
-    """The hand's players include ``user_id`` (a jsonpath test the players' GIN index answers)."""
+def _played_by(*user_ids: int) -> RawSQL:
+    """The hand's players include one of ``user_ids`` (a jsonpath test the players' GIN index answers)."""
+    users = " || ".join(f"@.user == {int(user_id)}" for user_id in user_ids) or "false"
     return RawSQL(
         "tables_hand.players @? %s::jsonpath",
-        (f"$.* ? (@.user == {int(user_id)})",),
+        (f"$.* ? ({users})",),
         output_field=BooleanField(),
     )
+
+
+def hands_played_by(*, user_ids: Iterable[int]) -> QuerySet[Hand]:
+    """Every hand (in play or not) any of ``user_ids`` was dealt in, newest first: the admin's search."""
+    return Hand.objects.filter(_played_by(*user_ids)).select_related("table").order_by("-id")
 
 
 def hands_finished() -> QuerySet[Hand]:

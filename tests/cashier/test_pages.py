@@ -141,14 +141,15 @@ def test_staff_approve_and_reject_withdrawals_in_the_admin(admin_client):
     wa = services.withdrawal_request(user=alice, amount=3_000, card_number=CARD_OK, idempotency_key=new_key())
     wb = services.withdrawal_request(user=bob, amount=4_000, card_number=CARD_OK, idempotency_key=new_key())
     assert "Waiting for review" in admin_client.get("/admin/cashier/withdrawal/").content.decode()
-    admin_client.post("/admin/cashier/withdrawal/", {"action": "approve", "_selected_action": [wa.pk]})
-    admin_client.post("/admin/cashier/withdrawal/", {"action": "reject", "_selected_action": [wb.pk]})
+    # each from its own page, after a confirmation (docs/staff.md)
+    admin_client.post(f"/admin/cashier/withdrawal/{wa.pk}/approve/", {"confirm": "1"})
+    admin_client.post(f"/admin/cashier/withdrawal/{wb.pk}/reject/", {"confirm": "1", "reason_code": "other"})
     assert Withdrawal.objects.get(pk=wa.pk).status == Withdrawal.Status.PAID
     assert Withdrawal.objects.get(pk=wb.pk).status == Withdrawal.Status.REJECTED
     assert wallet_balances(user=alice)["eur"] == 7_000
     assert wallet_balances(user=bob)["eur"] == 10_000
     # approving again changes nothing
-    admin_client.post("/admin/cashier/withdrawal/", {"action": "approve", "_selected_action": [wb.pk]})
+    admin_client.post(f"/admin/cashier/withdrawal/{wb.pk}/approve/", {"confirm": "1"})
     assert wallet_balances(user=bob)["eur"] == 10_000
 
 

@@ -291,8 +291,8 @@ def test_staff_cannot_create_a_eur_table_whose_minimum_is_over_1000(admin_client
     from tables.models import Table
 
     form = {
-        "name": "Too rich", "game": "holdem", "structure": "nl", "currency": "eur", "chip": 1,
-        "small_blind": 1000, "big_blind": 2000, "min_buy_in": 100_001, "max_buy_in": 200_000, "seats": 6,
+        "name": "Too rich", "game": "holdem", "structure": "nl", "currency": "eur", "chip": "0.01",
+        "small_blind": "10.00", "big_blind": "20.00", "min_buy_in": "1000.01", "max_buy_in": "2000.00", "seats": 6,
         "action_seconds": 20, "time_bank_seconds": 30, "is_open": "on",
         "seat_set-TOTAL_FORMS": 0, "seat_set-INITIAL_FORMS": 0, "seat_set-MIN_NUM_FORMS": 0,
         "seat_set-MAX_NUM_FORMS": 1000,
@@ -301,7 +301,7 @@ def test_staff_cannot_create_a_eur_table_whose_minimum_is_over_1000(admin_client
     assert response.status_code == 200
     assert "cannot exceed EUR 1,000" in response.content.decode()
     assert not Table.objects.filter(name="Too rich").exists()
-    form["min_buy_in"] = 100_000
+    form["min_buy_in"] = "1000.00"  # amounts are typed in units (docs/staff.md)
     response = admin_client.post("/admin/tables/table/add/", form)
     assert response.status_code == 302
     assert Table.objects.get(name="Too rich").effective_max_buy_in == 100_000

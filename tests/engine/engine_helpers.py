@@ -13,10 +13,17 @@ DATA_DIR = Path(__file__).resolve().parents[1] / "data"
 
 
 def stacked_deck(
-    *, order: Sequence[int], holes: Mapping[int, str], board: str = "", hole_count: int = 2
+    *,
+    order: Sequence[int],
+    holes: Mapping[int, str],
+    board: str = "",
+    hole_count: int = 2,
+    second_run: str = "",
 ) -> tuple[str, ...]:
     """A deck that deals ``holes`` (seat -> "AsKd") and ``board`` ("2c3c4c5c6c") in the room's order:
-    one card at a time from ``order[0]`` (first seat after the button), a burn before each street."""
+    one card at a time from ``order[0]`` (first seat after the button), a burn before each street.
+    ``second_run``: the cards a board run twice deals on its second run, after the first (five when the
+    players were all-in before the flop, two on the flop, one on the turn), a burn before each street."""
     n = len(order)
     slots: list[str | None] = [None] * 52
     for seat, text in holes.items():
@@ -25,13 +32,15 @@ def stacked_deck(
         for round_, card in enumerate(cards):
             slots[round_ * n + order.index(seat)] = card
     board_cards = [board[i : i + 2] for i in range(0, len(board), 2)]
+    second_cards = [second_run[i : i + 2] for i in range(0, len(second_run), 2)]
+    assert not second_cards or len(board_cards) == 5, "a second run follows the first run's whole board"
     position = hole_count * n
     targets = []
-    for count in (3, 1, 1):
+    for count in (3, 1, 1) + {0: (), 1: (1,), 2: (1, 1), 5: (3, 1, 1)}[len(second_cards)]:
         position += 1
         targets.extend(range(position, position + count))
         position += count
-    for target, card in zip(targets, board_cards, strict=False):
+    for target, card in zip(targets, board_cards + second_cards, strict=False):
         slots[target] = card
     used = [card for card in slots if card]
     assert len(used) == len(set(used)), "a card twice"
@@ -52,6 +61,7 @@ def make_config(
     variant: str = "holdem",
     structure: str = "nl",
     extra_posts: Iterable[tuple[int, PostKind]] = (),
+    second_run: str = "",
     **kwargs: object,
 ) -> HandConfig:
     """A hand with the usual blinds: by default the two seats after the button post them (heads-up
@@ -70,7 +80,9 @@ def make_config(
         posts.append((bb, PostKind.BIG_BLIND))
     posts.extend(extra_posts)
     hole_count = 2 if variant == "holdem" else 4
-    deck = stacked_deck(order=order, holes=holes or {}, board=board, hole_count=hole_count)
+    deck = stacked_deck(
+        order=order, holes=holes or {}, board=board, hole_count=hole_count, second_run=second_run
+    )
     return HandConfig(
         variant=variant,
         structure=structure,

@@ -8,7 +8,6 @@ import json
 import random
 import secrets
 from collections import Counter
-from dataclasses import replace
 
 import pytest
 from hypothesis import given, settings
@@ -151,16 +150,16 @@ def test_tampered_openings_fail() -> None:
     wrong_card = next(card for card in FULL_DECK if card != opening.card)
     flipped_salt = ("0" if opening.salt_hex[0] != "0" else "1") + opening.salt_hex[1:]
     bad = [
-        replace(opening, card=wrong_card),
-        replace(opening, salt_hex=flipped_salt),
-        replace(opening, position=10),
-        replace(opening, position=8),
-        replace(other, card=opening.card, salt_hex=opening.salt_hex),  # the card moved to another place
-        replace(opening, proof=opening.proof[:-1]),
-        replace(opening, proof=(*opening.proof, opening.proof[0])),
-        replace(opening, proof=(opening.proof[1], opening.proof[0], *opening.proof[2:])),
-        replace(opening, proof=(("f" * 64), *opening.proof[1:])),
-        replace(opening, proof=()),
+        opening._replace(card=wrong_card),
+        opening._replace(salt_hex=flipped_salt),
+        opening._replace(position=10),
+        opening._replace(position=8),
+        other._replace(card=opening.card, salt_hex=opening.salt_hex),  # the card moved to another place
+        opening._replace(proof=opening.proof[:-1]),
+        opening._replace(proof=(*opening.proof, opening.proof[0])),
+        opening._replace(proof=(opening.proof[1], opening.proof[0], *opening.proof[2:])),
+        opening._replace(proof=(("f" * 64), *opening.proof[1:])),
+        opening._replace(proof=()),
     ]
     assert verify_opening(root_hex=root, opening=opening)
     for tampered in bad:

@@ -105,13 +105,36 @@ def test_hi_lo_rake_comes_off_before_halving():
     assert (pot.amount, pot.rake, pot.net) == (4, 2, 2) and dict(pot.winners) == {1: 1, 0: 1}
 
 
-def test_spec_rake_example_button_raises_blinds_fold_pot_3_no_rake():
+def test_spec_rake_example_button_raises_blinds_fold_4_returned_pot_5_no_rake():
     hand = new_hand(stacks={0: 20000, 1: 20000, 2: 20000}, button=2, blinds=(100, 200), rake=room_schedule(1))
     play(hand, (2, "raise", 600), (0, "fold"), (1, "fold"))
     s = hand.settlement
-    assert s.rake == 0 and [pot.amount for pot in s.pots] == [300]
+    assert s.returned == {2: 400}  # only the part of the raise nobody matched
+    assert s.rake == 0 and [(pot.amount, pot.net, dict(pot.winners)) for pot in s.pots] == [
+        (500, 500, {2: 500})
+    ]
     assert s.finishing_stacks == {0: 19900, 1: 19800, 2: 20300}
     assert hand.winner_may_show == 2
+    ends = [
+        (e.kind, e.data.get("amount")) for e in hand.events if e.kind in ("uncalled_returned", "pot_awarded")
+    ]
+    assert ends == [("uncalled_returned", 400), ("pot_awarded", 500)]
+
+
+def test_a_raise_everyone_folds_to_returns_only_the_unmatched_part_and_the_rest_is_raked():
+    # 10/20, three players: pot 60 after the flop; 40 bet, raised to 200, both fold.
+    hand = new_hand(stacks={0: 1000, 1: 1000, 2: 1000}, button=2, blinds=(10, 20), rake=room_schedule(1))
+    play(hand, (2, "call"), (0, "call"), (1, "check"))
+    assert hand.street == "flop" and hand.pots()[0].amount == 60
+    play(hand, (0, "bet", 40), (1, "raise", 200), (2, "fold"), (0, "fold"))
+    s = hand.settlement
+    assert s.returned == {1: 160}
+    assert [(pot.amount, pot.rake, pot.net, dict(pot.winners)) for pot in s.pots] == [(140, 7, 133, {1: 133})]
+    assert s.rake == 140 // 18
+    assert s.finishing_stacks == {0: 940, 1: 1073, 2: 980}
+    assert [e.data for e in hand.events if e.kind == "uncalled_returned"] == [{"seat": 1, "amount": 160}]
+    ended = next(e.data for e in hand.events if e.kind == "hand_ended")
+    assert ended["rake"] == 7 and ended["stacks"] == {"0": 940, "1": 1073, "2": 980}
 
 
 def test_spec_rake_example_heads_up_all_in_capped_winner_gets_399():

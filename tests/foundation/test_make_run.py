@@ -21,6 +21,7 @@ pytestmark = pytest.mark.live
 def start(run_dir: Path, port: int) -> subprocess.Popen:
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
     env["ROOM_RUN_DIR"] = str(run_dir)
+    env["ROOM_WEB_PROCESSES"] = "2"
     return subprocess.Popen([sys.executable, "-m", "pokerroom.supervisor", "run", "--port", str(port)],
                             cwd=BASE_DIR, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
 
@@ -64,8 +65,11 @@ def test_make_run_serves_the_lobby_and_ctrl_c_leaves_nothing_running(tmp_path):
         assert elapsed < 90
         children = family(proc)
         names = " ".join(" ".join(cmdline(c)) for c in children)
-        for program in ("daphne", "worker", "beat", "redis-server", "postgres"):
+        for program in ("pokerroom.web", "worker", "beat", "redis-server", "postgres"):
             assert program in names, f"{program} is running"
+        web = [c for c in children if "pokerroom.web" in cmdline(c)]
+        assert len(web) == 2, "ROOM_WEB_PROCESSES web processes (daphne each), on the one port"
+        assert all("--fd" in cmdline(c) for c in web)
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/tables/", timeout=5) as response:
             tables_first = response.read()
         # management commands reach the running room's own servers (how staff create the first superuser)

@@ -19,7 +19,7 @@ from collections import defaultdict
 from decimal import Decimal
 
 import pytest
-from pokerkit import ChipsPushing
+from pokerkit import ChipsPulling, ChipsPushing
 from pokerkit.notation import PokerStarsParser
 
 from cashier.models import AccountKind, Entry, Transfer, TransferKind
@@ -222,15 +222,22 @@ def check_against_the_room(history, hand: Hand) -> None:
     # pokerkit replays the betting with its own rules and settles without rake.
     final = list(history)[-1]
     pushed = defaultdict(int)
+    pulled = 0
     for operation in final.operations:
         if isinstance(operation, ChipsPushing):
             for index, amount in enumerate(operation.amounts):
                 pushed[history.players[index]] += amount
+        elif isinstance(operation, ChipsPulling):
+            pulled += operation.amount
     deltas, rake = ledger_of(hand)
     pokerkit_deltas = {
         name: final.stacks[i] - history.starting_stacks[i] for i, name in enumerate(history.players)
     }
-    assert sum(pushed.values()) == hand.pot_total, "pokerkit's pot is the room's"
+    # pokerkit hands an uncontested winner's whole last bet back (it pulls it with the pot); the room only
+    # the part nobody matched (SPEC 1.1, issue 11), so the matched part is in the room's pot.
+    uncollected = pulled - sum(pushed.values())
+    matched = uncollected - sum(hand.result["returned"].values()) if uncollected else 0
+    assert sum(pushed.values()) + matched == hand.pot_total, "pokerkit's pot is the room's"
     assert rake == hand.result["rake"] and sum(pokerkit_deltas.values()) - sum(deltas.values()) == rake
     winners = {
         hand.players[seat]["name"]

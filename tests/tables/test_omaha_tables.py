@@ -39,9 +39,9 @@ def _admin_form(**changes) -> dict:
         "game": "holdem",
         "structure": "nl",
         "currency": "play",
-        "chip": 1,
-        "small_blind": 50,
-        "big_blind": 100,
+        "chip": "0.01",  # amounts are typed in units (docs/staff.md)
+        "small_blind": "0.50",
+        "big_blind": "1.00",
         "seats": 6,
         "action_seconds": 20,
         "time_bank_seconds": 30,
@@ -75,8 +75,11 @@ def test_staff_cannot_create_a_game_and_structure_the_room_does_not_deal(
     assert created == dealt
     if not dealt:
         assert response.status_code == 200
-        page = response.content.decode()
-        assert "The room does not deal" in page and "only in Pot-Limit" in page, "refused with the reason"
+        reason = {
+            "omaha": "Omaha is played Pot-Limit only.",
+            "omaha_hilo": "Omaha Hi-Lo 8 or better is played Pot-Limit, Fixed-Limit only.",
+        }[game]
+        assert reason in response.content.decode(), "refused with the reason"
 
 
 def test_the_database_refuses_an_omaha_table_the_room_does_not_deal_whoever_writes_it():

@@ -82,25 +82,13 @@ def test_a_hand_that_ends_before_the_flop_pays_everything_back(players):
     act(table, alice, "fold")  # the button's small blind: no flop, no drop
     hand.refresh_from_db()
     assert hand.result["rake"] == 0
-    pots = sum(pot["amount"] for pot in hand.result["pots"])
+    # the small blind's 1 and the 1 of the big blind it matched; the big blind's other 1 was never called
+    assert [pot["amount"] for pot in hand.result["pots"]] == [2] and hand.result["returned"] == {"1": 1}
     row = today_rows()[("play", "holdem")]
-    assert (row.put_in, row.paid_back) == (pots, pots)
+    assert (row.put_in, row.paid_back) == (2, 2)
     assert line("play", "holdem").percent == Decimal("100.00")
 
 
-def _old_uncalled_ruling() -> bool:
-    """The engine before the engine developer's change handed an uncontested winner's whole last bet back."""
-    from tests.engine.engine_helpers import new_hand, play
-
-    hand = play(
-        new_hand(stacks={0: 100, 1: 100, 2: 100}, button=0), (0, "raise", 6), (1, "fold"), (2, "fold")
-    )
-    return sum(pot.amount for pot in hand.settlement.pots) == 3
-
-
-@pytest.mark.xfail(
-    _old_uncalled_ruling(), strict=True, reason="the engine's new uncalled-bet ruling (on its way)"
-)
 def test_the_seeds_raise_folded_to_counts_the_matched_part_of_the_raise(players):
     """SPEC 1.2 / seed 001: 3 players at 1/2 NL, the button raises to 6, both blinds fold: 4 is uncalled and
     returned, the pots hold 5 (the big blind's 2 matched by 2 of the raise, and the small blind), no rake."""

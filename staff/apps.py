@@ -1,0 +1,24 @@
+from django.apps import AppConfig
+from django.contrib.admin import apps as admin_apps
+from django.utils.translation import gettext_lazy as _
+
+
+class StaffConfig(AppConfig):
+    name = "staff"
+    verbose_name = _("Staff")
+    default = True
+
+    def ready(self) -> None:
+        from accounts import audit
+        from cashier import hooks
+        from staff import services
+
+        audit.audit_writer_register(services.audit_entry_write)
+        hooks.deposit_succeeded_register(services.deposit_flag_check)
+
+
+class StaffAdminConfig(admin_apps.AdminConfig):
+    """django.contrib.admin with the room's site as the default one (INSTALLED_APPS names this class)."""
+
+    default = False
+    default_site = "staff.sites.StaffAdminSite"

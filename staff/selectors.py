@@ -1,0 +1,191 @@
+"""The staff app's reads: the dashboard's figures, rake by day and table, a player's page, deposit review."""
+
+from __future__ import annotations
+
+import statistics
+from dataclasses import dataclass, field
+from datetime import date, datetime, time, timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db.models import Count, Q, Sum
+from django.db.models.functions import TruncDate
+from django.utils import timezone
+
+from accounts.models import SelfExclusion, User
+from cashier.models import WALLET_KINDS, Account, AccountKind, Deposit, Entry, SeatSession, Withdrawal
+from cashier.selectors import deposit_limits_for, self_exclusion_active, wallet_entries
+from tables.history.selectors import hands_played_by
+from tables.models import Hand, Seat, Table
+
+PLAYER_PAGE_ROWS = 20
+
+
+# --- deposits to review -------------------------------------------------------------------------------------
+
+
+def deposit_review_reasons(*, deposit: Deposit) -> list[str]:
+    """Why a credited deposit should be looked at (DepositFlag.Reason codes; [] for none): large, a large total
+    or many deposits over the 24 hours up to it, or much larger than the player's earlier deposits."""
+    from staff.models import DepositFlag
+
+    reasons = []
+    if deposit.amount >= settings.DEPOSIT_REVIEW_FROM:
+        reasons.append(DepositFlag.Reason.LARGE)
+    credited = Deposit.objects.filter(user_id=deposit.user_id, status=Deposit.Status.SUCCEEDED)
+    day = credited.filter(
+        created_at__gt=deposit.created_at - timedelta(days=1), created_at__lte=deposit.created_at
+    )
+    totals = day.aggregate(total=Sum("amount"), count=Count("id"))
+    if (totals["total"] or 0) >= settings.DEPOSIT_REVIEW_DAY_TOTAL:
+        reasons.append(DepositFlag.Reason.DAY_TOTAL)
+    if totals["count"] > settings.DEPOSIT_REVIEW_COUNT_PER_DAY:
+        reasons.append(DepositFlag.Reason.MANY)
+    earlier = list(
+        credited.filter(created_at__lt=deposit.created_at)
+        .exclude(pk=deposit.pk)
+        .order_by("-created_at")
+        .values_list("amount", flat=True)[:20]
+    )
+    if len(earlier) >= 3 and deposit.amount >= settings.DEPOSIT_REVIEW_FACTOR * statistics.median(earlier):
+        reasons.append(DepositFlag.Reason.UNUSUAL)
+    return [str(reason) for reason in reasons]
+
+
+# --- the dashboard ------------------------------------------------------------------------------------------
+
+
+def _local_midnight(day: date) -> datetime:
+    return timezone.make_aware(datetime.combine(day, time.min))
+
+
+def rake_since(*, since: datetime) -> dict[str, int]:
+    """The rake taken since `since`, by currency (what the tables' rake accounts received)."""
+    rows = (
+        Entry.objects.filter(account__kind=AccountKind.RAKE, transfer__created_at__gte=since)
+        .values_list("account__currency")
+        .annotate(total=Sum("amount"))
+        .order_by()
+    )
+    return {currency: int(total) for currency, total in rows}
+
+
+@dataclass
+class Dashboard:
+    players_seated: int
+    tables_running: int
+    tables_open: int
+    hands_last_hour: int
+    rake_today: dict[str, int]
+    rake_month: dict[str, int]
+    withdrawals_pending: int
+    withdrawals_second_approval: int
+    deposits_flagged: int
+
+
+def dashboard_figures(*, now: datetime | None = None) -> Dashboard:
+    """The admin's front page: people seated at tables now (players online; house bots left out), tables
+    dealing, hands in the last hour, rake today and this month (the room's time zone), what waits for staff."""
+    from staff.models import DepositFlag
+
+    now = now or timezone.now()
+    today = timezone.localdate(now)
+    pending = Withdrawal.objects.filter(status=Withdrawal.Status.PENDING).aggregate(
+        all=Count("id"), second=Count("id", filter=Q(first_approved_by__isnull=False))
+    )
+    return Dashboard(
+        players_seated=Seat.objects.filter(user__isnull=False, user__is_bot=False)
+        .values("user")
+        .distinct()
+        .count(),
+        tables_running=Hand.objects.filter(status=Hand.Status.RUNNING).count(),
+        tables_open=Table.objects.filter(is_open=True).count(),
+        hands_last_hour=Hand.objects.filter(
+            status=Hand.Status.COMPLETE, ended_at__gte=now - timedelta(hours=1)
+        ).count(),
+        rake_today=rake_since(since=_local_midnight(today)),
+        rake_month=rake_since(since=_local_midnight(today.replace(day=1))),
+        withdrawals_pending=pending["all"],
+        withdrawals_second_approval=pending["second"],
+        deposits_flagged=DepositFlag.objects.filter(reviewed_at__isnull=True).count(),
+    )
+
+
+def rake_by_day_and_table(*, since: date, until: date) -> list[dict[str, Any]]:
+    """The rake of each table on each day from `since` to `until` (local days, both included), oldest first."""
+    zone = timezone.get_current_timezone()
+    rows = (
+        Entry.objects.filter(
+            account__kind=AccountKind.RAKE,
+            transfer__created_at__gte=_local_midnight(since),
+            transfer__created_at__lt=_local_midnight(until + timedelta(days=1)),
+        )
+        .annotate(day=TruncDate("transfer__created_at", tzinfo=zone))
+        .values("day", "transfer__table_id", "transfer__table__name", "account__currency")
+        .annotate(rake=Sum("amount"), hands=Count("transfer_id"))
+        .order_by("day", "transfer__table__name")
+    )
+    return [
+        {
+            "day": row["day"],
+            "table_id": row["transfer__table_id"],
+            "table": row["transfer__table__name"],
+            "currency": row["account__currency"],
+            "rake": int(row["rake"]),
+            "hands": row["hands"],
+        }
+        for row in rows
+    ]
+
+
+# --- a player's page ----------------------------------------------------------------------------------------
+
+
+@dataclass
+class SeatNow:
+    session: SeatSession
+    stack: int
+
+
+@dataclass
+class PlayerOverview:
+    user: User
+    wallets: list[Account]
+    seats: list[SeatNow]
+    deposits: list[Deposit]
+    withdrawals: list[Withdrawal]
+    entries: list[Entry]
+    hands: list[Hand]
+    limits: list
+    exclusions: list[SelfExclusion]
+    exclusion_now: SelfExclusion | None
+    notes: list = field(default_factory=list)
+    audit: list = field(default_factory=list)
+
+
+def player_overview(*, user: User) -> PlayerOverview:
+    """Everything the player page shows, the newest first, PLAYER_PAGE_ROWS of each list at most."""
+    from staff.models import AuditEntry, StaffNote
+
+    rows = PLAYER_PAGE_ROWS
+    sessions = SeatSession.objects.filter(user=user, closed_at__isnull=True).select_related(
+        "table", "account"
+    )
+    return PlayerOverview(
+        user=user,
+        wallets=list(Account.objects.filter(user=user, kind__in=WALLET_KINDS).order_by("currency")),
+        seats=[SeatNow(session=s, stack=s.account.balance) for s in sessions],
+        deposits=list(Deposit.objects.filter(user=user).select_related("review_flag").order_by("-id")[:rows]),
+        withdrawals=list(
+            Withdrawal.objects.filter(user=user)
+            .select_related("decided_by", "first_approved_by")
+            .order_by("-id")[:rows]
+        ),
+        entries=list(wallet_entries(user=user)[:rows]),
+        hands=list(hands_played_by(user_ids=[user.pk])[:rows]),
+        limits=deposit_limits_for(user=user),
+        exclusions=list(SelfExclusion.objects.filter(user=user).select_related("created_by", "lifted_by")),
+        exclusion_now=self_exclusion_active(user=user),
+        notes=list(StaffNote.objects.filter(player=user).select_related("author")[:rows]),
+        audit=list(AuditEntry.objects.filter(player=user).select_related("actor")[:rows]),
+    )
