@@ -11,7 +11,7 @@ from tables import services
 from tables.models import Table
 from tables.state import table_snapshot
 from tests.tables.test_omaha_tables import _admin_form
-from tests.tables.test_table_services import act, passive, sit, to_act_user
+from tests.tables.test_table_services import play_out, sit
 
 pytestmark = pytest.mark.django_db
 
@@ -41,16 +41,6 @@ def test_staff_set_bomb_pots_in_the_admin_and_a_half_set_option_is_refused(
         assert not Table.objects.filter(name="New table").exists()
 
 
-def _play_passively(table, players, hand):
-    while True:
-        hand.refresh_from_db()
-        if hand.status != "running":
-            return hand
-        state = services.hand_engine(hand=hand, table=table)
-        services.hand_engine_keep(hand.id, state)
-        act(table, to_act_user(table, players), passive({item["action"] for item in state.legal_actions()}))
-
-
 def test_every_second_hand_is_a_bomb_pot_that_starts_on_the_flop_and_is_raked(players):
     """At 10/20 every 2 hands, 2 big blinds: hand 2 has no blinds, each of three players posts 40, the board
     has its flop before anyone acts; checked down, the pots of 120 pay 120 // 18 = 6 chips of rake."""
@@ -66,7 +56,7 @@ def test_every_second_hand_is_a_bomb_pot_that_starts_on_the_flop_and_is_raked(pl
     assert first.config["bomb_pot"] == 0 and first.config["posts"], "hand 1: blinds as usual"
     table.refresh_from_db()
     assert table_snapshot(table=table, hand=None, state=None)["table"]["bomb_pot"]["next_in"] == 1
-    _play_passively(table, players, first)
+    play_out(table, players, first)
 
     bomb = services.hand_deal(table_id=table.id)
     assert bomb.config["bomb_pot"] == 40 and bomb.config["posts"] == []
@@ -79,7 +69,7 @@ def test_every_second_hand_is_a_bomb_pot_that_starts_on_the_flop_and_is_raked(pl
     assert all(row["bet"] == 0 for row in snapshot["seats"] if row["has_cards"])
     assert snapshot["table"]["bomb_pot"]["next_in"] == 2
     services.hand_engine_keep(bomb.id, state)
-    bomb = _play_passively(table, players, bomb)
+    bomb = play_out(table, players, bomb)
     assert bomb.result["rake"] == 6 and [pot["amount"] for pot in bomb.result["pots"]] == [120]
     transfer = Transfer.objects.get(kind=TransferKind.HAND, hand_ref=f"hand:{bomb.id}")
     assert (transfer.pot, transfer.pot_people) == (120, 120)

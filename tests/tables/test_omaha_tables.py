@@ -17,7 +17,7 @@ from tables.selectors import seat_stacks
 from tables.state import for_viewer, table_snapshot
 from tests.engine.engine_helpers import stacked_deck
 from tests.tables.conftest import player_create, table_create
-from tests.tables.test_table_services import act, passive, sit, to_act_user
+from tests.tables.test_table_services import act, passive, play_out, sit, to_act_user
 
 pytestmark = pytest.mark.django_db
 
@@ -169,11 +169,7 @@ def test_a_hi_lo_pot_without_a_qualifying_low_goes_whole_to_the_high(players, mo
     sit(table, alice, 1, buy_in=10_000)
     sit(table, bruno, 2, buy_in=10_000)
     hand = services.hand_deal(table_id=table.id)
-    while hand.status == "running":
-        state = services.hand_engine(hand=hand, table=table)
-        services.hand_engine_keep(hand.id, state)
-        act(table, to_act_user(table, players), passive({item["action"] for item in state.legal_actions()}))
-        hand.refresh_from_db()
+    hand = play_out(table, players, hand)
     summary = services.hand_summary(hand=hand)
     pot = summary["pots"][0]
     assert (pot["amount"], pot["rake"], pot["net"]) == (400, 22, 378)  # 400 // 18 = 22
