@@ -80,12 +80,15 @@ def transfer_post(
     hand_ref: str = "",
     memo: str = "",
     allow_empty: bool = False,
+    pot: int | None = None,
+    pot_people: int | None = None,
 ) -> Transfer:
     """Post one balanced transfer: each (account, amount) leg adds `amount` to `account`.
 
     Lock: the caller holds the locks of every leg's account, taken with `accounts_lock` in this transaction.
     With an `idempotency_key`, a second call with the same key and the same `request_hash` returns the first
-    transfer and moves nothing; with another `request_hash` it raises IdempotencyConflict.
+    transfer and moves nothing; with another `request_hash` it raises IdempotencyConflict. `pot` and
+    `pot_people`: a hand's settlement only (what was put into its pots, and by people).
     Raises InsufficientFunds (nothing written) if an account other than the outside ones would go negative."""
     if not connection.in_atomic_block:
         raise RuntimeError("transfer_post() must run inside transaction.atomic()")
@@ -115,13 +118,14 @@ def transfer_post(
             })
 
     transfer = Transfer(kind=kind, currency=currency, idempotency_key=idempotency_key, request_hash=request_hash,
-                        user=user, table=table, hand_ref=hand_ref, memo=memo[:200])
+                        user=user, table=table, hand_ref=hand_ref, memo=memo[:200], pot=pot, pot_people=pot_people)
     legs_net.sort(key=lambda leg: leg[0].pk)
     try:
         with connection.cursor() as cursor:
             cursor.execute(_POST_SQL, [
                 transfer.kind, transfer.currency, transfer.idempotency_key, transfer.request_hash,
                 transfer.created_at, transfer.user_id, transfer.table_id, transfer.hand_ref, transfer.memo,
+                transfer.pot, transfer.pot_people,
                 [account.pk for account, _amount in legs_net], [amount for _account, amount in legs_net],
             ])
             rows = cursor.fetchall()
@@ -147,8 +151,8 @@ def transfer_post(
 _POST_SQL = """
 WITH transfer AS (
     INSERT INTO cashier_transfer (kind, currency, idempotency_key, request_hash, created_at, user_id, table_id,
-                                  hand_ref, memo)
-    VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)
+                                  hand_ref, memo, pot, pot_people)
+    VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)
     ON CONFLICT (idempotency_key) DO NOTHING
     RETURNING id
 ), leg AS (

@@ -7,7 +7,7 @@ updated or deleted (triggers); wallets, seats and holds never go below zero (a c
 
 from django.conf import settings
 from django.db import models
-from django.db.models import Q
+from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -128,11 +128,29 @@ class Transfer(models.Model):
                               verbose_name=_("table"))
     hand_ref = models.CharField(_("hand"), max_length=100, blank=True, default="")
     memo = models.CharField(_("memo"), max_length=200, blank=True, default="")
+    # A hand's settlement also records what its players put into the pots (uncalled bets excluded), and the
+    # part of it that people put in (not house bots): the payout statistics are computed from these.
+    pot = models.BigIntegerField(
+        _("put into the pots"), null=True, blank=True,
+        help_text=_("A hand: what its players put into the pots, uncalled bets excluded."),
+    )
+    pot_people = models.BigIntegerField(
+        _("put into the pots by people"), null=True, blank=True,
+        help_text=_("A hand: the part of the pots that people, not house bots, put in."),
+    )
 
     class Meta:
         verbose_name = _("transfer")
         verbose_name_plural = _("transfers")
         ordering = ("-id",)
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(pot__isnull=True, pot_people__isnull=True)
+                | Q(kind="hand", pot__isnull=False, pot_people__isnull=False, pot_people__gte=0,
+                    pot__gte=F("pot_people")),
+                name="transfer_hand_pot",
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"#{self.pk} {self.get_kind_display()}"

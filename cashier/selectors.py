@@ -9,7 +9,7 @@ from django.db.models import Exists, OuterRef, Q, Sum
 from django.utils import timezone
 
 from accounts.models import DepositLimit, SelfExclusion
-from cashier.models import WALLET_KINDS, Account, AccountKind, Deposit, Entry, SeatSession
+from cashier.models import WALLET_KINDS, Account, AccountKind, Deposit, Entry, SeatSession, TransferKind
 from tables.models import EUR_SESSION_CAP, Currency
 
 RETURN_WINDOW = timedelta(minutes=30)  # SPEC 1.2: back at the same table within 30 minutes
@@ -212,7 +212,8 @@ class LedgerReport:
 
 def ledger_check() -> LedgerReport:
     """Audit the whole ledger: every transfer balances in one currency, every stored balance equals the sum
-    of its entries, no player wallet, seat or hold is negative, and per currency everything sums to zero."""
+    of its entries, no player wallet, seat or hold is negative, per currency everything sums to zero, and
+    every hand's settlement records a pot that covers what it paid out (`_hand_pots_check`)."""
     report = LedgerReport()
     with connection.cursor() as cursor:
         cursor.execute("SELECT COUNT(*) FROM cashier_transfer")
@@ -240,6 +241,7 @@ def ledger_check() -> LedgerReport:
             report.violations.append(
                 f"account {account_id} ({kind} {currency}): stored balance {balance} but its entries sum to {total}"
             )
+        _hand_pots_check(cursor, report)
         outside = tuple(str(k) for k in (AccountKind.PLAY_ISSUER, AccountKind.PROVIDER_CLEARING))
         cursor.execute(
             "SELECT id, kind, currency, balance FROM cashier_account WHERE balance < 0 AND NOT (kind = ANY(%s)) "
@@ -266,3 +268,28 @@ def ledger_check() -> LedgerReport:
         if entry_totals.get(currency, 0) != 0:
             report.violations.append(f"{currency}: the entries sum to {entry_totals[currency]}, not zero")
     return report
+
+
+def _hand_pots_check(cursor, report: LedgerReport) -> None:
+    """What can be checked of the pots hand settlements record (the payout statistics' source; the database
+    already keeps `pot_people` between 0 and `pot`): the seats' net gains plus the rake, which equal their
+    net losses, never exceed what was put into the pots; and since the first settlement that recorded its
+    pot, every hand's settlement has one."""
+    cursor.execute(
+        "SELECT t.id, t.pot, COALESCE(SUM(e.amount) FILTER (WHERE e.amount > 0), 0) FROM cashier_transfer t "
+        "LEFT JOIN cashier_entry e ON e.transfer_id = t.id WHERE t.kind = %s AND t.pot IS NOT NULL "
+        "GROUP BY t.id, t.pot HAVING COALESCE(SUM(e.amount) FILTER (WHERE e.amount > 0), 0) > t.pot "
+        "ORDER BY t.id LIMIT 100",
+        [TransferKind.HAND.value],
+    )
+    for transfer_id, pot, paid in cursor.fetchall():
+        report.violations.append(
+            f"hand transfer {transfer_id} pays out {paid} (net gains and rake) from pots of only {pot}"
+        )
+    cursor.execute(
+        "SELECT id FROM cashier_transfer WHERE kind = %s AND pot IS NULL AND id > "
+        "(SELECT MIN(id) FROM cashier_transfer WHERE kind = %s AND pot IS NOT NULL) ORDER BY id LIMIT 100",
+        [TransferKind.HAND.value, TransferKind.HAND.value],
+    )
+    for (transfer_id,) in cursor.fetchall():
+        report.violations.append(f"hand transfer {transfer_id} does not record what was put into its pots")

@@ -12,6 +12,7 @@ Table money, for the table code (see docs/cashier.md): `seat_buy_in`, `seat_top_
 import logging
 from collections.abc import Callable, Mapping
 from datetime import datetime, timedelta
+from functools import partial
 
 from django.conf import settings
 from django.db import IntegrityError, connection, transaction
@@ -711,54 +712,73 @@ def seat_cash_out(*, user, table: Table, hand_in_progress: bool, now: datetime |
 
 
 def hand_settle(
-    *, table: Table, hand_ref: str, deltas: Mapping[int | SeatSession, int], rake: int = 0
+    *, table: Table, hand_ref: str, deltas: Mapping[int | SeatSession, int], put_in: Mapping[int | SeatSession, int],
+    rake: int = 0,
 ) -> Transfer:
     """Book one hand's result as one balanced transfer: each seat session's net change (`deltas`, keyed by
     seat-session id or SeatSession: what it won minus what it put in) and the rake to the table's rake
-    account. `sum(deltas) + rake == 0`. Idempotent by `hand_ref`: settling the same hand again returns the first
-    transfer and moves nothing; the same `hand_ref` with other numbers is refused.
+    account. `sum(deltas) + rake == 0`. `put_in`, keyed the same way: what each seat put into the pots,
+    uncalled bets excluded (so `put_in + delta`, what the seat won, is never negative); the transfer records
+    their sum as its `pot` and the part that people (not house bots) put in as its `pot_people`, from which
+    the payout statistics are computed. Idempotent by `hand_ref`: settling the same hand again returns the
+    first transfer and moves nothing; the same `hand_ref` with other numbers is refused.
 
     Lock: the caller may hold the table row lock; no ledger lock."""
     if not isinstance(hand_ref, str) or not hand_ref or len(hand_ref) > 100:
         raise SettlementInvalid(_("A settlement needs the hand's reference."))
     rake = amount_validate(rake, allow_zero=True)
-    by_session: dict[int, int] = {}
-    for key, delta in deltas.items():
-        session_id = key.pk if isinstance(key, SeatSession) else key
-        if isinstance(session_id, bool) or not isinstance(session_id, int):
-            raise SettlementInvalid(_("A settlement is keyed by seat session."))
-        if isinstance(delta, bool) or not isinstance(delta, int) or abs(delta) > 10**12:
-            raise SettlementInvalid(_("A hand's results must be whole numbers."))
-        by_session[session_id] = by_session.get(session_id, 0) + delta
+    by_session = _by_session(deltas)
+    put_in_by_session = _by_session(put_in)
+    if set(put_in_by_session) != set(by_session):
+        raise SettlementInvalid(_("A settlement says what every seat of the hand put into the pots."))
+    if any(amount < 0 or amount + by_session[s] < 0 for s, amount in put_in_by_session.items()):
+        raise SettlementInvalid(_("A seat cannot lose more than it put into the pots."))
     if sum(by_session.values()) + rake != 0:
         raise SettlementInvalid(_("The hand's results and rake do not add up to zero."))
     key = f"hand:{table.pk}:{hand_ref}"
     fingerprint = request_fingerprint(table=table.pk, rake=rake,
-                                      deltas=sorted((s, d) for s, d in by_session.items() if d))
+                                      deltas=sorted((s, d) for s, d in by_session.items() if d),
+                                      put_in=sorted((s, p) for s, p in put_in_by_session.items() if p))
+    settle = partial(_hand_settle, table=table, key=key, fingerprint=fingerprint, hand_ref=hand_ref,
+                     by_session=by_session, put_in=put_in_by_session, rake=rake)
     if not connection.in_atomic_block:
         with transaction.atomic():
-            return _hand_settle(table=table, key=key, fingerprint=fingerprint, hand_ref=hand_ref,
-                                by_session=by_session, rake=rake)
+            return settle()
     # Inside the caller's transaction (the table's, at the end of a hand) without a savepoint: a refusal is
     # raised before anything is written, so the caller's transaction stays usable, and the writing is one
     # statement. Three statements in all: the seat sessions, the accounts' locks, the transfer.
-    return _hand_settle(table=table, key=key, fingerprint=fingerprint, hand_ref=hand_ref, by_session=by_session,
-                        rake=rake)
+    return settle()
+
+
+def _by_session(amounts: Mapping[int | SeatSession, int]) -> dict[int, int]:
+    """A settlement's amounts keyed by seat-session id (SeatSession keys accepted), checked to be integers."""
+    by_session: dict[int, int] = {}
+    for key, amount in amounts.items():
+        session_id = key.pk if isinstance(key, SeatSession) else key
+        if isinstance(session_id, bool) or not isinstance(session_id, int):
+            raise SettlementInvalid(_("A settlement is keyed by seat session."))
+        if isinstance(amount, bool) or not isinstance(amount, int) or abs(amount) > 10**12:
+            raise SettlementInvalid(_("A hand's results must be whole numbers."))
+        by_session[session_id] = by_session.get(session_id, 0) + amount
+    return by_session
 
 
 def _hand_settle(*, table: Table, key: str, fingerprint: str, hand_ref: str, by_session: dict[int, int],
-                 rake: int) -> Transfer:
+                 put_in: dict[int, int], rake: int) -> Transfer:
     try:
         try:
-            legs = _hand_legs(table=table, by_session=by_session, rake=rake)
+            legs, bots = _hand_legs(table=table, by_session=by_session, rake=rake)
         except SettlementInvalid:
             # Settled before (its seats may have closed since, its losers' stacks moved): the answer of then.
             existing = Transfer.objects.filter(idempotency_key=key).first()
             if existing is None:
                 raise
             return transfer_replayed(existing, fingerprint)
+        pot = sum(put_in.values())
+        pot_people = pot - sum(put_in[session] for session in bots)
         return transfer_post(kind=TransferKind.HAND, currency=table.currency, legs=legs, idempotency_key=key,
-                             request_hash=fingerprint, table=table, hand_ref=hand_ref, allow_empty=True)
+                             request_hash=fingerprint, table=table, hand_ref=hand_ref, allow_empty=True, pot=pot,
+                             pot_people=pot_people)
     except IdempotencyConflict:
         raise IdempotencyConflict(_("This hand was already settled with other results.")) from None
 
@@ -767,11 +787,12 @@ def _hand_settle(*, table: Table, key: str, fingerprint: str, hand_ref: str, by_
 _rake_account_ids: dict[int, int] = {}
 
 
-def _hand_legs(*, table: Table, by_session: dict[int, int], rake: int) -> list[tuple[Account, int]]:
-    """The settlement's legs on the locked accounts of its seat sessions and of the table's rake account;
-    SettlementInvalid (nothing written) if a session is not open at this table or a seat would go below zero."""
-    sessions = {s.pk: s for s in SeatSession.objects.filter(pk__in=by_session).only("table_id", "closed_at",
-                                                                                      "account_id")}
+def _hand_legs(*, table: Table, by_session: dict[int, int], rake: int) -> tuple[list[tuple[Account, int]], set[int]]:
+    """The settlement's legs on the locked accounts of its seat sessions and of the table's rake account, and
+    the sessions of house bots among them; SettlementInvalid (nothing written) if a session is not open at
+    this table or a seat would go below zero."""
+    sessions = {s.pk: s for s in SeatSession.objects.filter(pk__in=by_session).select_related("user")
+                .only("table_id", "closed_at", "account_id", "user__is_bot")}
     if len(sessions) != len(by_session):
         raise SettlementInvalid(_("A seat session of this hand does not exist."))
     for session in sessions.values():
@@ -800,7 +821,7 @@ def _hand_legs(*, table: Table, by_session: dict[int, int], rake: int) -> list[t
     for account, delta in legs:
         if account.balance + delta < 0:
             raise SettlementInvalid(_("A seat would lose more than its stack in this settlement."))
-    return legs
+    return legs, {sid for sid, session in sessions.items() if session.user.is_bot}
 
 
 def excluded_seats_cash_out(*, table: Table) -> list[SeatSession]:

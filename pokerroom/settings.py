@@ -17,6 +17,7 @@ import os
 from pathlib import Path
 
 import dj_database_url
+from celery.schedules import crontab
 from django.utils.translation import gettext_lazy as _
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -150,6 +151,11 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BEAT_SCHEDULE: dict = {
     "tables-sweep": {"task": "tables.tasks.tables_sweep", "schedule": 2.0, "options": {"expires": 2.0}},
     "cashier-payments-chase": {"task": "cashier.payments_chase", "schedule": 300.0, "options": {"expires": 300.0}},
+    # The payout statistics' daily rows: today's every minute, and yesterday's final figures after midnight.
+    "payout-today": {"task": "tables.tasks.payout_days_refresh_task", "schedule": 60.0, "options": {"expires": 60.0}},
+    "payout-after-midnight": {
+        "task": "tables.tasks.payout_days_refresh_task", "schedule": crontab(hour=0, minute=5), "args": (1,),
+    },
 }
 
 SECURE_SSL = _env_bool("SECURE_SSL", not DEBUG)

@@ -19,6 +19,7 @@ from tables.forms import RakeCapForm, RakeCapFormSet, RakeScheduleAdminForm, Tab
 from tables.hand_view import hand_cards_reveal, hand_history_public
 from tables.history.selectors import hands_played_by
 from tables.models import Hand, RakeCap, RakeSchedule, Table
+from tables.payout import admin as payout_admin  # noqa: F401 - registers the payout statistics' admin
 from tables.selectors import seat_stacks, table_faults, table_seats
 
 

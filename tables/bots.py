@@ -16,10 +16,11 @@ _rng = random.Random()  # style of play only; cards are shuffled elsewhere, with
 
 
 def bot_choose(
-    *, legal: list[dict], pot: int, stack: int, rng: random.Random = _rng
+    *, legal: list[dict], pot: int, stack: int, rng: random.Random = _rng, chip: int = 1
 ) -> tuple[str, int | None]:
     """Pick an action from `legal` ({action, min, max} "to" amounts): mostly check or call, sometimes bet
-    half the pot, rarely fold to a big bet."""
+    half the pot (in whole `chip`s, within the legal amounts: the Pot-Limit maximum caps it), rarely fold to a
+    big bet."""
     by_action = {item["action"]: item for item in legal}
     roll = rng.random()
     if "show" in by_action:
@@ -27,7 +28,7 @@ def bot_choose(
     wager = by_action.get("bet") or by_action.get("raise")
     if "check" in by_action:
         if wager and roll < 0.25:
-            target = max(wager["min"], min(wager["max"], wager["min"] + pot // 2))
+            target = max(wager["min"], min(wager["max"], wager["min"] + pot // 2 // chip * chip))
             return wager["action"], target
         return "check", None
     call = by_action.get("call")
@@ -59,7 +60,9 @@ def bot_act(*, hand_id: int, action_no: int) -> bool:
             services.hand_engine_keep(hand.id, state)
             return False
         pot = sum(p.amount for p in state.pots()) + sum(state.bets.values())
-        kind, amount = bot_choose(legal=state.legal_actions(), pot=pot, stack=state.stacks.get(seat, 0))
+        kind, amount = bot_choose(
+            legal=state.legal_actions(), pot=pot, stack=state.stacks.get(seat, 0), chip=table.chip
+        )
         services.hand_apply(
             table=table, hand=hand, state=state, action=Action(seat=seat, kind=kind, amount=amount)
         )
@@ -81,6 +84,14 @@ BOT_NAMES = tuple(
         "Marco",
         "Nina",
         "Otto",
+        "Paola",
+        "Quinto",
+        "Rita",
+        "Sara",
+        "Teo",
+        "Vera",
+        "Walter",
+        "Zeno",
     )
 )
 BOTS_PER_TABLE = 2

@@ -112,6 +112,8 @@ class TableAdminForm(forms.ModelForm):
             "max_buy_in",
             "seats",
             "allow_straddle",
+            "bomb_pot_every",
+            "bomb_pot_ante_bb",
             "rake_schedule",
             "action_seconds",
             "time_bank_seconds",

@@ -30,6 +30,7 @@ GAME_STRUCTURES = {
     Game.OMAHA: (Structure.POT_LIMIT,),
     Game.OMAHA_HILO: (Structure.POT_LIMIT, Structure.FIXED_LIMIT),
 }
+BOMB_POT_MAX_ANTE_BB = 10
 
 
 class RakeSchedule(models.Model):
@@ -105,6 +106,16 @@ class Table(models.Model):
         _("seats"), default=6, validators=[MinValueValidator(2), MaxValueValidator(10)]
     )
     allow_straddle = models.BooleanField(_("straddle allowed"), default=False)
+    bomb_pot_every = models.PositiveSmallIntegerField(
+        _("bomb pot every (hands)"), null=True, blank=True, validators=[MinValueValidator(1)],
+        help_text=_("Every this many hands, a bomb pot: every player posts the ante and the hand starts on the "
+                    "flop, without blinds. Empty: no bomb pots."),
+    )
+    bomb_pot_ante_bb = models.PositiveSmallIntegerField(
+        _("bomb pot ante (big blinds)"), null=True, blank=True,
+        validators=[MinValueValidator(1), MaxValueValidator(BOMB_POT_MAX_ANTE_BB)],
+        help_text=_("What every player posts in a bomb pot, in big blinds."),
+    )
     rake_schedule = models.ForeignKey(
         RakeSchedule, on_delete=models.PROTECT, null=True, blank=True, verbose_name=_("rake schedule")
     )
@@ -134,6 +145,18 @@ class Table(models.Model):
                 condition=~models.Q(currency="eur") | models.Q(min_buy_in__lte=EUR_SESSION_CAP),
                 name="table_eur_min_buy_in_within_cap",
             ),
+            models.CheckConstraint(  # whoever writes the row: the room deals no other game and structure
+                condition=models.Q(
+                    *[models.Q(game=game, structure__in=dealt) for game, dealt in GAME_STRUCTURES.items()],
+                    _connector=models.Q.OR,
+                ),
+                name="table_game_structure_dealt",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(bomb_pot_every__isnull=True, bomb_pot_ante_bb__isnull=True)
+                | models.Q(bomb_pot_every__gte=1, bomb_pot_ante_bb__gte=1, bomb_pot_ante_bb__lte=BOMB_POT_MAX_ANTE_BB),
+                name="table_bomb_pot",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -150,6 +173,25 @@ class Table(models.Model):
             return min(self.max_buy_in, EUR_SESSION_CAP)
         return self.max_buy_in
 
+    @property
+    def bomb_pot_next_in(self) -> int | None:
+        """Hands until the next bomb pot, the next hand counting as 1 (None: the table deals none). Bomb pots
+        are the hands whose number is a multiple of `bomb_pot_every`."""
+        if not self.bomb_pot_every:
+            return None
+        return self.bomb_pot_every - self.hands_dealt % self.bomb_pot_every
+
+    @property
+    def bomb_pot_ante_amount(self) -> int:
+        """What every player posts in a bomb pot, in the smallest unit (0: the table deals none)."""
+        return (self.bomb_pot_ante_bb or 0) * self.big_blind if self.bomb_pot_every else 0
+
+    def bomb_pot_ante(self, *, hand_number: int) -> int:
+        """What every player posts if hand `hand_number` is a bomb pot; 0 if it is not."""
+        if not self.bomb_pot_every or hand_number % self.bomb_pot_every:
+            return 0
+        return self.bomb_pot_ante_amount
+
     def default_buy_in_bounds(self) -> tuple[int, int]:
         """30 to 100 big blinds (FL: small bets, which are the big blind here)."""
         return 30 * self.big_blind, 100 * self.big_blind
@@ -160,6 +202,7 @@ class Table(models.Model):
         self._clean_blinds(errors)
         self._clean_buy_in(errors)
         self._clean_game(errors)
+        self._clean_bomb_pot(errors)
         if errors:
             raise ValidationError(errors)
 
@@ -201,6 +244,11 @@ class Table(models.Model):
             errors["allow_straddle"] = _("There is no straddle in Fixed-Limit.")
         if self.bots_allowed and self.currency != Currency.PLAY:
             errors["bots_allowed"] = _("House bots sit only at play-chip tables.")
+
+    def _clean_bomb_pot(self, errors: dict) -> None:
+        if (self.bomb_pot_every is None) != (self.bomb_pot_ante_bb is None):
+            field = "bomb_pot_ante_bb" if self.bomb_pot_ante_bb is None else "bomb_pot_every"
+            errors.setdefault(field, _("Set both how often a bomb pot is dealt and its ante, or neither."))
 
     def save(self, *args, **kwargs) -> None:
         low, high = self.default_buy_in_bounds()
@@ -317,3 +365,41 @@ class Hand(models.Model):
     @property
     def action_no(self) -> int:
         return len(self.actions)
+
+
+class PayoutGame(models.TextChoices):
+    """The lines of the payout statistics: each cash game, and tournaments as a line of their own."""
+
+    HOLDEM = Game.HOLDEM.value, Game.HOLDEM.label
+    OMAHA = Game.OMAHA.value, Game.OMAHA.label
+    OMAHA_HILO = Game.OMAHA_HILO.value, Game.OMAHA_HILO.label
+    TOURNAMENT = "tournament", _("Tournaments")
+
+
+class PayoutDay(models.Model):
+    """One day's payout figures (SPEC 3) for one game type and currency, computed from the ledger by
+    `tables.payout.services.payout_days_compute` (as often as wanted: it replaces the day's rows), so the
+    public page reads a few rows instead of scanning hands. People only: house bots' money never counts.
+
+    Cash games: `put_in` is what people put into pots (uncalled bets excluded) and `paid_back` that less the
+    rake attributed to them; tournaments: buy-ins and fees, and prizes. Payout = paid_back / put_in."""
+
+    day = models.DateField(_("day"))
+    game = models.CharField(_("game"), max_length=16, choices=PayoutGame.choices)
+    currency = models.CharField(_("currency"), max_length=4, choices=Currency.choices)
+    put_in = models.BigIntegerField(_("put in by players"))
+    paid_back = models.BigIntegerField(_("paid back to players"))
+    count = models.PositiveIntegerField(_("hands or entries"))
+    computed_at = models.DateTimeField(_("computed at"), auto_now=True)
+
+    class Meta:
+        verbose_name = _("payout statistics day")
+        verbose_name_plural = _("payout statistics")
+        ordering = ("-day", "currency", "game")
+        constraints = [
+            models.UniqueConstraint(fields=("day", "game", "currency"), name="payout_day_unique"),
+            models.CheckConstraint(condition=models.Q(put_in__gte=0, paid_back__gte=0), name="payout_day_amounts"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.day} {self.game} {self.currency}"

@@ -85,7 +85,17 @@ def table_as_json(*, table: Table, players: int, bots: int) -> dict:
         "bots": bots,
         "stakes": table.stakes_label,
         "straddle": table.allow_straddle and table.structure != "fl",
+        "bomb_pot": table_bomb_pot_json(table=table),
     }
+
+
+def table_bomb_pot_json(*, table: Table) -> dict | None:
+    """The table's bomb pots: every `every` hands an ante of `ante_bb` big blinds (`ante`, in the smallest
+    unit) from every player; `next_in` hands to the next one (1: the next hand). None: no bomb pots."""
+    if not table.bomb_pot_every:
+        return None
+    return {"every": table.bomb_pot_every, "ante_bb": table.bomb_pot_ante_bb,
+            "ante": table.bomb_pot_ante_amount, "next_in": table.bomb_pot_next_in}
 
 
 def table_seats(*, table: Table) -> list:

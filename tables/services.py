@@ -26,6 +26,7 @@ from tables.engine.positions import MissedBlinds, NotEnoughPlayers, Positions, S
 from tables.engine.rake import RakeCap as EngineRakeCap
 from tables.engine.rake import RakeRule
 from tables.engine.rake import RakeSchedule as EngineRakeSchedule
+from tables.hand_names import shown_hand_names
 from tables.models import Hand, RakeSchedule, Seat, Table
 from tables.selectors import seat_sessions_and_stacks, seat_stacks, table_seats
 from tables.state import table_snapshot
@@ -358,7 +359,10 @@ def hand_deal(*, table_id: int) -> Hand | None:
         except NotEnoughPlayers:
             return None
         posts = [(post.seat, PostKind(post.kind.value)) for post in plan.posts]
-        straddler = _straddler(table=table, plan=plan, seats=seats, stacks=stacks, posts=posts)
+        # A bomb pot (a table option) replaces the blinds: every player dealt in posts the ante, and the button
+        # and the blinds' positions move on as if the blinds had been posted.
+        bomb_pot = table.bomb_pot_ante(hand_number=table.hands_dealt + 1)
+        straddler = None if bomb_pot else _straddler(table=table, plan=plan, seats=seats, stacks=stacks, posts=posts)
         if straddler is not None:
             posts.append((straddler, PostKind.STRADDLE))
         deck = fairness.shuffled_deck()
@@ -373,7 +377,8 @@ def hand_deal(*, table_id: int) -> Hand | None:
             small_blind=table.small_blind,
             big_blind=table.big_blind,
             deck=tuple(deck),
-            posts=tuple(posts),
+            posts=() if bomb_pot else tuple(posts),
+            bomb_pot=bomb_pot,
             chip=table.chip,
             small_bet=small_bet if table.structure == "fl" else None,
             big_bet=2 * small_bet if table.structure == "fl" else None,
@@ -777,6 +782,8 @@ def hand_summary(*, hand: Hand) -> dict:
         "number": hand.number,
         "board": result.get("board", []),
         "shown": result.get("shown", {}),
+        "hands": shown_hand_names(variant=hand.config["variant"], board=result.get("board", []),
+                                  shown=result.get("shown", {})),
         "pots": [event_for_clients(pot) for pot in result.get("pots", [])],
         "rake": result.get("rake", 0),
         "deck_commitment": hand.commitment,
@@ -805,8 +812,11 @@ def _hand_finish(*, table: Table, hand: Hand, state: EngineHand) -> tuple[list[S
     settlement = state.settlement
     start = {int(k): v for k, v in hand.config["stacks"].items()}
     final = dict(settlement.finishing_stacks)
-    deltas = {hand.players[str(number)]["session"]: final[number] - start[number] for number in start}
-    cashier.hand_settle(table=table, hand_ref=f"hand:{hand.id}", deltas=deltas, rake=settlement.rake)
+    sessions = {number: hand.players[str(number)]["session"] for number in start}
+    deltas = {sessions[number]: final[number] - start[number] for number in start}
+    # What each seat put into the pots, uncalled bets excluded: what it won back less its net change.
+    put_in = {sessions[number]: settlement.won.get(number, 0) - deltas[sessions[number]] for number in start}
+    cashier.hand_settle(table=table, hand_ref=f"hand:{hand.id}", deltas=deltas, put_in=put_in, rake=settlement.rake)
     hand.status = Hand.Status.COMPLETE
     hand.pot_total = sum(pot.amount for pot in settlement.pots)
     hand.to_act = None

@@ -86,6 +86,7 @@ def table_snapshot(
             "action_no": hand.action_no,
             "street": state.street,
             "deck_commitment": hand.commitment,
+            "bomb_pot": hand.config.get("bomb_pot", 0),
         }
         snapshot["board"] = state.board
         if state.settlement is not None:

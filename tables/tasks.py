@@ -8,6 +8,7 @@ from django.db import transaction
 
 from tables import services
 from tables.broadcast import table_send_event_on_commit
+from tables.payout.services import payout_days_refresh
 
 log = logging.getLogger(__name__)
 
@@ -57,3 +58,10 @@ def tables_sweep() -> dict:
             log.exception("sweep: the deal at table %s failed", table_id)
             failed += 1
     return {"overdue": len(overdue), "idle": len(idle), "failed": failed}
+
+
+@shared_task
+def payout_days_refresh_task(days_back: int = 0) -> int:
+    """The payout statistics' daily rows of today and the `days_back` days before, recomputed from the ledger
+    (beat: today every minute, yesterday too just after midnight). Idempotent."""
+    return payout_days_refresh(days_back=days_back)

@@ -42,6 +42,8 @@ class RunResult:
     winners: Mapping[int, int]
     high_winners: tuple[int, ...] = ()
     low_winners: tuple[int, ...] = ()
+    low_amount: int = 0
+    """Hi-Lo: this half's low part (0 when nobody qualified for a low); its high part is the rest."""
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -51,6 +53,8 @@ class RunResult:
             "winners": {str(seat): won for seat, won in self.winners.items()},
             "high_winners": list(self.high_winners),
             "low_winners": list(self.low_winners),
+            "high_amount": self.amount - self.low_amount,
+            "low_amount": self.low_amount,
         }
 
 
@@ -68,6 +72,9 @@ class PotResult:
     high_winners: tuple[int, ...] = ()
     low_winners: tuple[int, ...] = ()
     runs: tuple[RunResult, ...] = ()
+    low_amount: int = 0
+    """Hi-Lo: the net's low part (0 when nobody qualified for a low; run twice, both halves' low parts); the
+    high part is the rest."""
 
     def as_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -78,6 +85,8 @@ class PotResult:
             "winners": {str(seat): won for seat, won in self.winners.items()},
             "high_winners": list(self.high_winners),
             "low_winners": list(self.low_winners),
+            "high_amount": self.net - self.low_amount,
+            "low_amount": self.low_amount,
         }
         if self.runs:
             data["runs"] = [run.as_dict() for run in self.runs]
@@ -197,6 +206,11 @@ def _best(seats: Sequence[int], strengths: Mapping[int, Strength], *, low: bool)
     return tuple(s for s in seats if strengths[s].high == best_high)
 
 
+def hi_lo_low_half(*, amount: int, chip: int) -> int:
+    """The low half of an amount split between the high and the low: the odd chip goes to the high."""
+    return amount // chip // 2 * chip
+
+
 def _award(
     *,
     amount: int,
@@ -216,7 +230,7 @@ def _award(
     low = _best(contenders, shown, low=True) if hi_lo else ()
     if not low:
         return split_evenly(amount=amount, winners=high, order=order, chip=chip), high, ()
-    low_half = amount // chip // 2 * chip
+    low_half = hi_lo_low_half(amount=amount, chip=chip)
     winners = split_evenly(amount=amount - low_half, winners=high, order=order, chip=chip)
     for seat, won in split_evenly(amount=low_half, winners=low, order=order, chip=chip).items():
         winners[seat] = winners.get(seat, 0) + won
@@ -233,7 +247,8 @@ def _award_twice(
         paid, high, low = _award(
             amount=half, eligible=eligible, shown=run.shown, hi_lo=hi_lo, order=order, chip=chip
         )
-        results.append(RunResult(number, run.board, half, paid, high, low))
+        low_amount = hi_lo_low_half(amount=half, chip=chip) if low else 0
+        results.append(RunResult(number, run.board, half, paid, high, low, low_amount))
     winners: dict[int, int] = {}
     for result in results:
         for seat, won in result.winners.items():
@@ -296,7 +311,13 @@ def settle(
             )
         for seat, amount in winners.items():
             won[seat] = won.get(seat, 0) + amount
-        results.append(PotResult(pot.amount, pot_rake, net, pot.eligible, winners, high, low, halves))
+        if halves:
+            low_amount = sum(half.low_amount for half in halves)
+        else:
+            low_amount = hi_lo_low_half(amount=net, chip=chip) if low else 0
+        results.append(
+            PotResult(pot.amount, pot_rake, net, pot.eligible, winners, high, low, halves, low_amount)
+        )
     reported = dict(returned)
     for seat, amount in (returned_before or {}).items():
         if amount:

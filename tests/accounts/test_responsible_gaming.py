@@ -188,7 +188,8 @@ def test_a_seat_in_a_hand_is_cashed_out_when_the_hand_ends(player):
     with pytest.raises(SelfExcluded):
         services.seat_top_up(user=player, table=busy, amount=1_000, hand_in_progress=False)
     # the hand ends: player wins 1,000; the table code settles, then calls the hook
-    services.hand_settle(table=busy, hand_ref="last", deltas={mine.pk: 1_000, theirs.pk: -1_000})
+    services.hand_settle(table=busy, hand_ref="last", deltas={mine.pk: 1_000, theirs.pk: -1_000},
+                          put_in={mine.pk: 1_000, theirs.pk: 1_000})
     closed = services.excluded_seats_cash_out(table=busy)
     assert [s.pk for s in closed] == [mine.pk]
     assert closed[0].left_with == 6_000

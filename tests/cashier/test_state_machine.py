@@ -117,13 +117,16 @@ class CashierMachine(RuleBasedStateMachine):
                 pot += lost
         rake = data.draw(st.integers(0, min(pot, 300)))
         deltas[winner.pk] = pot - rake
+        put_in = {s: -d for s, d in deltas.items() if s != winner.pk}
+        put_in[winner.pk] = max(put_in.values(), default=0)  # the winner matched the biggest loser
         self.hands += 1
-        if self.attempt(services.hand_settle, table=table, hand_ref=f"h{self.hands}", deltas=deltas, rake=rake):
+        if self.attempt(services.hand_settle, table=table, hand_ref=f"h{self.hands}", deltas=deltas, put_in=put_in,
+                        rake=rake):
             self.done["hand"] += 1
             HANDS_SETTLED.append(rake)
         if data.draw(st.booleans()):  # the table code retries the same settlement: nothing moves twice
             before = balances()
-            services.hand_settle(table=table, hand_ref=f"h{self.hands}", deltas=deltas, rake=rake)
+            services.hand_settle(table=table, hand_ref=f"h{self.hands}", deltas=deltas, put_in=put_in, rake=rake)
             assert balances() == before
 
     @rule(p=st.integers(0, 2))

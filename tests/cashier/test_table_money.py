@@ -30,6 +30,13 @@ def seat_balance(session) -> int:
     return Account.objects.get(pk=session.account_id).balance
 
 
+def two_way(winner, loser, won: int, rake: int = 0) -> dict:
+    """A heads-up hand's settlement: both put `won + rake` into the pot, `winner` took it net of the rake."""
+    winner, loser = getattr(winner, "pk", winner), getattr(loser, "pk", loser)
+    return {"deltas": {winner: won, loser: -(won + rake)}, "put_in": {winner: won + rake, loser: won + rake},
+            "rake": rake}
+
+
 def two_seated(table):
     """Two players with 100.00 in their wallets, each sat at `table` (seats 1 and 2) with 50.00."""
     a, b = player_create(), player_create()
@@ -150,7 +157,7 @@ def test_the_session_cap_counts_what_was_moved_in_and_losses_never_reduce_it(cap
     b = services.seat_buy_in(user=bob, table=cap_table, seat_number=2, amount=100_000)
     services.seat_top_up(user=alice, table=cap_table, amount=30_000, hand_in_progress=False)
     # alice loses 50,000 to bob: her stack is 40,000 but 90,000 was moved in this session
-    services.hand_settle(table=cap_table, hand_ref="h1", deltas={a.pk: -50_000, b.pk: 50_000})
+    services.hand_settle(table=cap_table, hand_ref="h1", **two_way(b, a, 50_000))
     assert seat_balance(a) == 40_000
     with pytest.raises(SessionCapExceeded, match="at most .*100.00"):
         services.seat_top_up(user=alice, table=cap_table, amount=10_100, hand_in_progress=False)
@@ -172,7 +179,7 @@ def test_back_within_30_minutes_the_player_brings_at_least_the_stack_left_with(e
     eur_fund(bob, 50_000)
     a = services.seat_buy_in(user=alice, table=eur_table, seat_number=1, amount=5_000)
     b = services.seat_buy_in(user=bob, table=eur_table, seat_number=2, amount=5_000)
-    services.hand_settle(table=eur_table, hand_ref="h1", deltas={a.pk: 3_000, b.pk: -3_050}, rake=50)
+    services.hand_settle(table=eur_table, hand_ref="h1", **two_way(a, b, 3_000, rake=50))
     left = services.seat_cash_out(user=alice, table=eur_table, hand_in_progress=False)
     assert left.left_with == 8_000 and left.closed_at is not None
     assert wallet_balances(user=alice)["eur"] == 53_000
@@ -194,7 +201,7 @@ def test_back_within_30_minutes_with_more_than_the_maximum_brings_the_maximum(eu
     eur_fund(bob, 50_000)
     a = services.seat_buy_in(user=alice, table=eur_table, seat_number=1, amount=10_000)
     b = services.seat_buy_in(user=bob, table=eur_table, seat_number=2, amount=10_000)
-    services.hand_settle(table=eur_table, hand_ref="h1", deltas={a.pk: 9_900, b.pk: -10_000}, rake=100)
+    services.hand_settle(table=eur_table, hand_ref="h1", **two_way(a, b, 9_900, rake=100))
     services.seat_cash_out(user=alice, table=eur_table, hand_in_progress=False)
     assert seat_buy_in_bounds(user=alice, table=eur_table) == (10_000, 10_000)
     services.seat_buy_in(user=alice, table=eur_table, seat_number=1, amount=10_000)
@@ -219,16 +226,22 @@ def test_hand_settle_is_one_balanced_transfer_and_idempotent(eur_table):
         eur_fund(p, 10_000)
         sessions.append(services.seat_buy_in(user=p, table=eur_table, seat_number=n, amount=10_000))
     deltas = {sessions[0].pk: 1_950, sessions[1]: -1_000, sessions[2].pk: -1_000}
-    transfer = services.hand_settle(table=eur_table, hand_ref="hand-42", deltas=deltas, rake=50)
+    put_in = {sessions[0]: 1_000, sessions[1].pk: 1_000, sessions[2].pk: 1_000}
+    transfer = services.hand_settle(table=eur_table, hand_ref="hand-42", deltas=deltas, put_in=put_in, rake=50)
     assert transfer.kind == "hand" and transfer.hand_ref == "hand-42"
     assert sum(transfer.entries.values_list("amount", flat=True)) == 0
-    again = services.hand_settle(table=eur_table, hand_ref="hand-42", deltas=deltas, rake=50)
+    transfer.refresh_from_db()
+    assert (transfer.pot, transfer.pot_people) == (3_000, 3_000), "what was put into the pots, all by people"
+    again = services.hand_settle(table=eur_table, hand_ref="hand-42", deltas=deltas, put_in=put_in, rake=50)
     assert again.pk == transfer.pk and again.replayed
     assert [seat_balance(s) for s in sessions] == [11_950, 9_000, 9_000]
     rake = Account.objects.get(kind=AccountKind.RAKE, ref=f"table:{eur_table.pk}")
     assert rake.balance == 50
     with pytest.raises(IdempotencyConflict):
-        services.hand_settle(table=eur_table, hand_ref="hand-42", deltas={sessions[0].pk: 100, sessions[1].pk: -100})
+        services.hand_settle(table=eur_table, hand_ref="hand-42", **two_way(sessions[0], sessions[1], 100))
+    with pytest.raises(IdempotencyConflict):  # the same results, but another pot
+        services.hand_settle(table=eur_table, hand_ref="hand-42", deltas=deltas,
+                             put_in={**put_in, sessions[0]: 1_100}, rake=50)
     assert ledger_check().ok
 
 
@@ -238,6 +251,9 @@ def test_hand_settle_is_one_balanced_transfer_and_idempotent(eur_table):
     {"deltas": "ok", "rake": -10},
     {"deltas": "float", "rake": 0},
     {"deltas": "ok", "rake": 0, "hand_ref": ""},
+    {"deltas": "ok", "rake": 0, "put_in": "a_seat_missing"},
+    {"deltas": "ok", "rake": 0, "put_in": "negative"},
+    {"deltas": "ok", "rake": 0, "put_in": "less_than_lost"},
 ])
 def test_bad_settlements_move_nothing(eur_table, bad):
     a, b, sa, sb = two_seated(eur_table)
@@ -247,8 +263,15 @@ def test_bad_settlements_move_nothing(eur_table, bad):
         "ok": {sa.pk: 100, sb.pk: -100},
         "float": {sa.pk: 100.0, sb.pk: -100.0},
     }[bad["deltas"]]
+    put_in = {
+        "enough": {sa.pk: 6_000, sb.pk: 6_000},
+        "a_seat_missing": {sa.pk: 100},
+        "negative": {sa.pk: -100, sb.pk: 100},
+        "less_than_lost": {sa.pk: 100, sb.pk: 50},
+    }[bad.get("put_in", "enough")]
     with pytest.raises((SettlementInvalid, InvalidAmount)):
-        services.hand_settle(table=eur_table, hand_ref=bad.get("hand_ref", "h"), deltas=deltas, rake=bad["rake"])
+        services.hand_settle(table=eur_table, hand_ref=bad.get("hand_ref", "h"), deltas=deltas, put_in=put_in,
+                             rake=bad["rake"])
     assert (seat_balance(sa), seat_balance(sb)) == (5_000, 5_000)
     assert not Transfer.objects.filter(kind="hand").exists()
 
@@ -261,7 +284,7 @@ def test_settlement_refuses_a_seat_of_another_table(eur_table):
     sa = services.seat_buy_in(user=a, table=eur_table, seat_number=1, amount=5_000)
     sb = services.seat_buy_in(user=b, table=other_table, seat_number=1, amount=5_000)
     with pytest.raises(SettlementInvalid, match="not open at this table"):
-        services.hand_settle(table=eur_table, hand_ref="x", deltas={sa.pk: 100, sb.pk: -100})
+        services.hand_settle(table=eur_table, hand_ref="x", **two_way(sa, sb, 100))
 
 
 def test_staff_cannot_create_a_eur_table_whose_minimum_is_over_1000(admin_client):
@@ -286,23 +309,23 @@ def test_staff_cannot_create_a_eur_table_whose_minimum_is_over_1000(admin_client
 
 def test_a_hand_settled_again_after_its_seats_closed_gets_the_first_answer(eur_table):
     a, b, sa, sb = two_seated(eur_table)
-    first = services.hand_settle(table=eur_table, hand_ref="h9", deltas={sa.pk: 5_000, sb.pk: -5_000})
+    first = services.hand_settle(table=eur_table, hand_ref="h9", **two_way(sa, sb, 5_000))
     services.seat_cash_out(user=a, table=eur_table, hand_in_progress=False)
     services.seat_cash_out(user=b, table=eur_table, hand_in_progress=False)
-    again = services.hand_settle(table=eur_table, hand_ref="h9", deltas={sa.pk: 5_000, sb.pk: -5_000})
+    again = services.hand_settle(table=eur_table, hand_ref="h9", **two_way(sa, sb, 5_000))
     assert again.pk == first.pk and again.replayed
     assert wallet_balances(user=a)["eur"] == 15_000 and wallet_balances(user=b)["eur"] == 5_000
     with pytest.raises(IdempotencyConflict):
-        services.hand_settle(table=eur_table, hand_ref="h9", deltas={sa.pk: 100, sb.pk: -100})
+        services.hand_settle(table=eur_table, hand_ref="h9", **two_way(sa, sb, 100))
     assert ledger_check().ok
 
 
 def test_the_rake_lands_in_the_tables_rake_account_whatever_the_process_remembers(eur_table):
     a, b, sa, sb = two_seated(eur_table)
     services._rake_account_ids[eur_table.pk] = sa.account_id  # wrong: a seat's account
-    services.hand_settle(table=eur_table, hand_ref="h1", deltas={sa.pk: 100, sb.pk: -150}, rake=50)
+    services.hand_settle(table=eur_table, hand_ref="h1", **two_way(sa, sb, 100, rake=50))
     services._rake_account_ids[eur_table.pk] = 10**9  # gone
-    services.hand_settle(table=eur_table, hand_ref="h2", deltas={sa.pk: 100, sb.pk: -150}, rake=50)
+    services.hand_settle(table=eur_table, hand_ref="h2", **two_way(sa, sb, 100, rake=50))
     rake = Account.objects.get(kind=AccountKind.RAKE, ref=f"table:{eur_table.pk}")
     assert rake.balance == 100
     assert (seat_balance(sa), seat_balance(sb)) == (5_200, 4_700)

@@ -62,6 +62,8 @@ def test_heads_up_all_in_preflop_the_board_is_dealt_twice_and_each_run_pays_half
         "winners": {"1": 100},
         "high_winners": [1],
         "low_winners": [],
+        "high_amount": 100,
+        "low_amount": 0,
     }
 
 
@@ -201,6 +203,11 @@ def test_omaha_hi_lo_quartered_on_one_run_and_scooped_on_the_other():
         {2: 9},
     )
     assert pot.low_winners == (0, 1) and hand.settlement.finishing_stacks == {0: 2, 1: 2, 2: 14}
+    # each half's high and low parts, as the table's clients are told them
+    assert (first.low_amount, second.low_amount, pot.low_amount) == (4, 0, 4)
+    told = pot.as_dict()
+    assert (told["high_amount"], told["low_amount"]) == (14, 4)
+    assert [(r["high_amount"], r["low_amount"]) for r in told["runs"]] == [(5, 4), (9, 0)]
 
 
 def test_when_one_player_did_not_agree_the_board_is_run_once():

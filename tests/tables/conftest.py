@@ -22,10 +22,11 @@ def player_create(*, bot: bool = False):
     return user
 
 
-def table_create(*, seats: int = 6, small_blind: int = 1, big_blind: int = 2, structure=Structure.NO_LIMIT, **extra):
+def table_create(*, seats: int = 6, small_blind: int = 1, big_blind: int = 2, structure=Structure.NO_LIMIT,
+                 currency=Currency.PLAY, **extra):
     schedule, _nickel = rake_schedules_seed()
     return Table.objects.create(
-        name=f"Test {next(_names)} {uuid.uuid4().hex[:5]}", currency=Currency.PLAY, small_blind=small_blind,
+        name=f"Test {next(_names)} {uuid.uuid4().hex[:5]}", currency=currency, small_blind=small_blind,
         big_blind=big_blind, structure=structure, seats=seats, rake_schedule=schedule, bots_allowed=True,
         **extra,
     )

@@ -1,4 +1,5 @@
-"""Demo data for `make run`: the room's rake schedules and a spread of play-money and EUR cash tables.
+"""Demo data for `make run`: the room's rake schedules and a spread of play-money and EUR cash tables (Hold'em,
+Omaha and Omaha Hi-Lo; a practice table with bomb pots).
 
 Idempotent: run it as often as you like; it creates what is missing and leaves the rest as staff left it."""
 
@@ -21,13 +22,22 @@ DEMO_TABLES = [
     ("Allenamento Napoli", Currency.PLAY, Game.HOLDEM, Structure.POT_LIMIT, 50, 100, 6, True),
     ("Allenamento Torino", Currency.PLAY, Game.HOLDEM, Structure.FIXED_LIMIT, 100, 200, 10, True),
     ("Allenamento Testa a Testa", Currency.PLAY, Game.HOLDEM, Structure.NO_LIMIT, 250, 500, 2, True),
+    ("Allenamento Omaha Bari", Currency.PLAY, Game.OMAHA, Structure.POT_LIMIT, 50, 100, 6, True),
+    ("Allenamento Hi-Lo Lecce", Currency.PLAY, Game.OMAHA_HILO, Structure.POT_LIMIT, 50, 100, 6, True),
+    ("Allenamento Hi-Lo Limit Pisa", Currency.PLAY, Game.OMAHA_HILO, Structure.FIXED_LIMIT, 100, 200, 6, True),
+    ("Allenamento Bomb Pot Siena", Currency.PLAY, Game.HOLDEM, Structure.NO_LIMIT, 50, 100, 6, True),
     ("Venezia NL10", Currency.EUR, Game.HOLDEM, Structure.NO_LIMIT, 5, 10, 6, False),
     ("Firenze NL20", Currency.EUR, Game.HOLDEM, Structure.NO_LIMIT, 10, 20, 9, False),
     ("Bologna NL100", Currency.EUR, Game.HOLDEM, Structure.NO_LIMIT, 50, 100, 6, False),
     ("Genova PL50", Currency.EUR, Game.HOLDEM, Structure.POT_LIMIT, 25, 50, 6, False),
     ("Palermo FL200", Currency.EUR, Game.HOLDEM, Structure.FIXED_LIMIT, 100, 200, 10, False),
     ("Verona NL400", Currency.EUR, Game.HOLDEM, Structure.NO_LIMIT, 200, 400, 6, False),
+    ("Trieste PLO50", Currency.EUR, Game.OMAHA, Structure.POT_LIMIT, 25, 50, 6, False),
+    ("Cagliari PLO8 20", Currency.EUR, Game.OMAHA_HILO, Structure.POT_LIMIT, 10, 20, 6, False),
+    ("Padova FL8 100", Currency.EUR, Game.OMAHA_HILO, Structure.FIXED_LIMIT, 50, 100, 6, False),
 ]
+# Table options beyond the columns above: a bomb pot every 5 hands, an ante of 2 big blinds from everyone.
+DEMO_OPTIONS = {"Allenamento Bomb Pot Siena": {"bomb_pot_every": 5, "bomb_pot_ante_bb": 2}}
 
 
 def rake_schedules_seed() -> tuple[RakeSchedule, RakeSchedule]:
@@ -59,6 +69,7 @@ class Command(BaseCommand):
                 defaults={
                     "currency": currency, "game": game, "structure": structure, "small_blind": sb,
                     "big_blind": bb, "seats": seats, "bots_allowed": bots, "rake_schedule": cent, "chip": 1,
+                    **DEMO_OPTIONS.get(name, {}),
                 },
             )
             created += was_created
