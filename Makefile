@@ -19,6 +19,7 @@ run: $(STAMP)
 
 test: $(STAMP)
 	$(PY) -m ruff check .
+	@mkdir -p var/test
 	$(PY) -m pokerroom.supervisor exec -- $(PY) -m pytest $(PYTEST_ARGS)
 
 # manage.py against the room's own data (a running `make run`'s servers, or the embedded ones):
