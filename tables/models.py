@@ -93,13 +93,26 @@ class RakeCap(models.Model):
 
 
 class Table(models.Model):
+    class Kind(models.TextChoices):
+        CASH = "cash", _("Cash game")
+        TOURNAMENT = "tournament", _("Tournament")
+
     name = models.CharField(_("name"), max_length=80, unique=True)
+    kind = models.CharField(
+        _("kind"), max_length=10, choices=Kind.choices, default=Kind.CASH, editable=False,
+        help_text="cash: stacks are the ledger's seat accounts; tournament: a tournament's own chip counts "
+                  "(tables.chips), seated and dealt by the tournament",
+    )
     game = models.CharField(_("game"), max_length=16, choices=Game.choices, default=Game.HOLDEM)
     structure = models.CharField(_("structure"), max_length=2, choices=Structure.choices, default=Structure.NO_LIMIT)
     currency = models.CharField(_("currency"), max_length=4, choices=Currency.choices, default=Currency.PLAY)
     chip = models.PositiveIntegerField(_("smallest chip"), default=1, validators=[MinValueValidator(1)])
     small_blind = models.PositiveIntegerField(_("small blind"), validators=[MinValueValidator(1)])
     big_blind = models.PositiveIntegerField(_("big blind"), validators=[MinValueValidator(1)])
+    ante = models.PositiveIntegerField(
+        _("big-blind ante"), default=0, editable=False,
+        help_text="tournament tables: the level's big-blind ante (dead money the big blind posts); 0 for none",
+    )
     min_buy_in = models.PositiveIntegerField(_("minimum buy-in"), blank=True)
     max_buy_in = models.PositiveIntegerField(_("maximum buy-in"), blank=True)
     seats = models.PositiveSmallIntegerField(
@@ -161,6 +174,10 @@ class Table(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def is_tournament(self) -> bool:
+        return self.kind == self.Kind.TOURNAMENT
 
     @property
     def stakes_label(self) -> str:
@@ -291,6 +308,9 @@ class Seat(models.Model):
     post_now = models.BooleanField(default=False, help_text="posts a big blind to enter rather than wait")
     missed_small = models.BooleanField(default=False)
     missed_big = models.BooleanField(default=False)
+    just_posted_big_blind = models.BooleanField(
+        default=False, help_text="tournaments: moved here having just posted the big blind at another table"
+    )
     # Between-hand requests, carried out when the hand in play ends.
     sit_out_next = models.BooleanField(default=False)
     leave_after_hand = models.BooleanField(default=False)

@@ -20,7 +20,7 @@ def _annotated(queryset):
 def table_list_open() -> list[dict]:
     """Every open table as PROTOCOL.md's `/api/tables/` entry with the lobby's figures, in two queries."""
     # Ordered here: Django leaves Meta.ordering out of a query that groups (the counts), so the order wandered.
-    tables = list(_annotated(Table.objects.filter(is_open=True)).order_by("currency", "big_blind", "structure", "name"))
+    tables = list(_annotated(Table.objects.filter(is_open=True, kind=Table.Kind.CASH)).order_by("currency", "big_blind", "structure", "name"))
     stats = table_stats(table_ids=[t.id for t in tables])
     return [{**table_as_json(table=t, players=t.players, bots=t.bots), **stats.get(t.id, EMPTY_STATS)} for t in tables]
 
@@ -106,24 +106,19 @@ def table_seats(*, table: Table) -> list:
 
 
 def seat_stacks(*, table: Table) -> dict[int, int]:
-    """Seat number -> chips in the seat's ledger account (the stack between hands)."""
-    from cashier.models import SeatSession
+    """Seat number -> chips between hands, from the table's chip store (tables.chips): the seat's ledger
+    account at a cash table, the tournament's count at a tournament table."""
+    from tables.chips import store_for
 
-    rows = SeatSession.objects.filter(table=table, closed_at__isnull=True).values_list("seat_number", "account__balance")
-    return dict(rows)
+    return store_for(table).stacks(table=table)
 
 
 def seat_sessions_and_stacks(*, table: Table) -> tuple[dict[int, int], dict[int, int]]:
-    """Seat number -> the open seat session's id (the key of a hand's settlement), and seat number -> its
-    chips (as `seat_stacks`), in one read."""
-    from cashier.models import SeatSession
+    """Seat number -> the key a hand settles the seat by (the open seat session's id; a tournament entry's),
+    and seat number -> its chips (as `seat_stacks`), in one read."""
+    from tables.chips import store_for
 
-    sessions, stacks = {}, {}
-    rows = SeatSession.objects.filter(table=table, closed_at__isnull=True).values_list("seat_number", "id",
-                                                                                        "account__balance")
-    for number, session, balance in rows:
-        sessions[number], stacks[number] = session, balance
-    return sessions, stacks
+    return store_for(table).sessions_and_stacks(table=table)
 
 
 def table_people_seated(*, table: Table) -> list[str]:

@@ -130,6 +130,14 @@ def hand_running(*, table: Table) -> Hand | None:
 # --- seats ---------------------------------------------------------------------------------------
 
 
+def _not_tournament(table: Table) -> None:
+    """Players of a tournament are seated, moved and unseated by the tournament: they cannot take a seat,
+    leave with chips, sit out or buy chips at its tables."""
+    if table.is_tournament:
+        raise TableError("tournament_table", _("At a tournament table the tournament seats you, and you play "
+                                                "every hand until you are out."))
+
+
 def _seat_of(*, table: Table, user) -> Seat | None:
     return Seat.objects.filter(table=table, user=user).first()
 
@@ -140,6 +148,7 @@ def seat_take(*, table_id: int, user, seat_number: int | None, buy_in: int, post
 
     with transaction.atomic():
         table = table_lock(table_id=table_id)
+        _not_tournament(table)
         if not table.is_open:
             raise TableError("table_closed", _("This table is closed."))
         if _seat_of(table=table, user=user) is not None:
@@ -172,6 +181,7 @@ def seat_leave(*, table_id: int, user) -> None:
     """Leave: cash out at once between hands, or after the hand in play when dealt in."""
     with transaction.atomic():
         table = table_lock(table_id=table_id)
+        _not_tournament(table)
         seat = _seat_of(table=table, user=user)
         if seat is None:
             raise TableError("not_seated", _("You have no seat at this table."))
@@ -214,6 +224,7 @@ def _seat_empty(seat: Seat) -> None:
 def seat_sit_out(*, table_id: int, user) -> None:
     with transaction.atomic():
         table = table_lock(table_id=table_id)
+        _not_tournament(table)
         seat = _require_seat(table=table, user=user)
         if hand_running(table=table) is None:
             seat.status = Seat.Status.SITTING_OUT
@@ -227,6 +238,7 @@ def seat_sit_out(*, table_id: int, user) -> None:
 def seat_sit_in(*, table_id: int, user, post: str) -> None:
     with transaction.atomic():
         table = table_lock(table_id=table_id)
+        _not_tournament(table)
         seats, seat = _seats_with(table=table, user=user)
         stacks = seat_stacks(table=table)
         if stacks.get(seat.number, 0) < table.big_blind:
@@ -261,6 +273,7 @@ def seat_top_up(*, table_id: int, user, amount: int) -> None:
 
     with transaction.atomic():
         table = table_lock(table_id=table_id)
+        _not_tournament(table)
         seats, seat = _seats_with(table=table, user=user)
         hand = hand_running(table=table)
         in_hand = hand is not None and str(seat.number - 1) in hand.players
@@ -309,15 +322,19 @@ def _after_seat_change(
     False; `seats` and `stacks`, when given, are current (read in this transaction, after the change)."""
     broadcast.table_publish_on_commit(table_id=table.id, events=[{"event": event, **data}],
                                       table=table if locked else None, seats=seats, stacks=stacks)
-    if lobby:
+    if lobby and not table.is_tournament:
         broadcast.lobby_send_on_commit()
-    transaction.on_commit(lambda: _schedule_deal(table.id, countdown=0.5))
+    if not table.is_tournament:  # the tournament deals its tables (tables.chips hooks)
+        transaction.on_commit(lambda: _schedule_deal(table.id, countdown=0.5))
 
 
 # --- dealing -------------------------------------------------------------------------------------
 
 
-def _seat_state(seat: Seat) -> SeatState:
+def _seat_state(seat: Seat, *, tournament: bool = False) -> SeatState:
+    if tournament:  # nobody sits out of a tournament: away players are dealt in and the clock folds them
+        return SeatState(new=seat.is_new, missed=MissedBlinds(small=seat.missed_small, big=seat.missed_big),
+                         just_posted_big_blind=seat.just_posted_big_blind)
     return SeatState(
         sitting_out=seat.status == Seat.Status.SITTING_OUT,
         new=seat.is_new,
@@ -326,11 +343,15 @@ def _seat_state(seat: Seat) -> SeatState:
     )
 
 
-def hand_deal(*, table_id: int) -> Hand | None:
-    """Deal the next hand if none is in play and at least two players are ready. Locks the table."""
+def hand_deal(*, table_id: int, by_tournament: bool = False, first_button: int | None = None) -> Hand | None:
+    """Deal the next hand if none is in play and at least two players are ready. Locks the table.
+
+    A tournament table is dealt only by its tournament (`by_tournament`, after its busts and balancing), at the
+    blinds and big-blind ante it set on the table row, everyone seated dealt in (`plan_hand(tournament=True)`;
+    `first_button`: the seat the draw gave the first button)."""
     with transaction.atomic():
         table = table_lock(table_id=table_id, with_rake_schedule=True)
-        if not table.is_open:
+        if not table.is_open or table.is_tournament != by_tournament:
             return None
         # The table's last hand: still running (the running hand is always the last), or ended moments ago.
         last = Hand.objects.filter(table=table).order_by("-number").only("status", "ended_at").first()
@@ -343,19 +364,24 @@ def hand_deal(*, table_id: int) -> Hand | None:
         all_seats = table_seats(table=table)
         seats = {s.number - 1: s for s in all_seats if s.user_id is not None}
         sessions, by_number = seat_sessions_and_stacks(table=table)
+        if by_tournament:  # a busted player's seat is emptied by the tournament; none is dealt in meanwhile
+            seats = {number: seat for number, seat in seats.items() if by_number.get(number + 1, 0) > 0}
         stacks = {number: by_number.get(number + 1, 0) for number in seats}
-        # A player without a big blind left cannot be dealt in: sit them out until they top up.
-        for number, seat in seats.items():
-            if stacks[number] < table.big_blind and seat.status != Seat.Status.SITTING_OUT:
-                seat.status = Seat.Status.SITTING_OUT
-                seat.save(update_fields=["status"])
-        if not any(not seat.user.is_bot and seat.status != Seat.Status.SITTING_OUT for seat in seats.values()):
-            return None  # house bots play with people, never only among themselves
-        states = {number: _seat_state(seat) for number, seat in seats.items()}
+        if not by_tournament:
+            # A player without a big blind left cannot be dealt in: sit them out until they top up.
+            for number, seat in seats.items():
+                if stacks[number] < table.big_blind and seat.status != Seat.Status.SITTING_OUT:
+                    seat.status = Seat.Status.SITTING_OUT
+                    seat.save(update_fields=["status"])
+            if not any(not seat.user.is_bot and seat.status != Seat.Status.SITTING_OUT for seat in seats.values()):
+                return None  # house bots play with people, never only among themselves
+        states = {number: _seat_state(seat, tournament=by_tournament) for number, seat in seats.items()}
         previous = Positions(**table.positions) if table.positions else None
-        first_button = min(states) if states else None
+        if first_button is None or first_button not in states:
+            first_button = min(states) if states else None
         try:
-            plan = plan_hand(seat_count=table.seats, previous=previous, seats=states, first_button=first_button)
+            plan = plan_hand(seat_count=table.seats, previous=previous, seats=states, first_button=first_button,
+                             tournament=by_tournament)
         except NotEnoughPlayers:
             return None
         posts = [(post.seat, PostKind(post.kind.value)) for post in plan.posts]
@@ -363,6 +389,8 @@ def hand_deal(*, table_id: int) -> Hand | None:
         # and the blinds' positions move on as if the blinds had been posted.
         bomb_pot = table.bomb_pot_ante(hand_number=table.hands_dealt + 1)
         straddler = None if bomb_pot else _straddler(table=table, plan=plan, seats=seats, stacks=stacks, posts=posts)
+        # Tournaments: the big-blind ante, dead money the big blind posts for the table (as far as it covers).
+        antes = {plan.big_blind: table.ante} if table.ante and plan.big_blind in plan.dealt_in else {}
         if straddler is not None:
             posts.append((straddler, PostKind.STRADDLE))
         deck = fairness.shuffled_deck()
@@ -384,6 +412,7 @@ def hand_deal(*, table_id: int) -> Hand | None:
             big_bet=2 * small_bet if table.structure == "fl" else None,
             rake=rake_schedule_for(table=table),
             auto_muck={number: seats[number].auto_muck for number in plan.dealt_in},
+            antes=antes,
         )
         state = start_hand(config=config)
         table.hands_dealt += 1
@@ -394,7 +423,9 @@ def hand_deal(*, table_id: int) -> Hand | None:
         table.save(update_fields=["hands_dealt", "positions"])
         moved = []
         for number, seat in seats.items():
-            before = (seat.missed_small, seat.missed_big, seat.is_new, seat.post_now, seat.status)
+            before = (seat.missed_small, seat.missed_big, seat.is_new, seat.post_now, seat.status,
+                      seat.just_posted_big_blind)
+            seat.just_posted_big_blind = False  # a hand dealt or waited out here: the move's flag is spent
             missed = plan.missed_blinds.get(number, MissedBlinds())
             seat.missed_small, seat.missed_big = missed.small, missed.big
             if number in plan.dealt_in:
@@ -403,10 +434,12 @@ def hand_deal(*, table_id: int) -> Hand | None:
                 seat.status = Seat.Status.ACTIVE
             elif seat.status != Seat.Status.SITTING_OUT:
                 seat.status = Seat.Status.WAITING_BB
-            if (seat.missed_small, seat.missed_big, seat.is_new, seat.post_now, seat.status) != before:
+            if (seat.missed_small, seat.missed_big, seat.is_new, seat.post_now, seat.status,
+                    seat.just_posted_big_blind) != before:
                 moved.append(seat)
         if moved:  # most deals move no seat: the same players, playing on
-            Seat.objects.bulk_update(moved, ["missed_small", "missed_big", "is_new", "post_now", "status"])
+            Seat.objects.bulk_update(moved, ["missed_small", "missed_big", "is_new", "post_now", "status",
+                                             "just_posted_big_blind"])
         hand = Hand(
             table=table,
             number=table.hands_dealt,
@@ -669,6 +702,10 @@ def _refusal_text(refused: IllegalAction, *, state: EngineHand, table: Table) ->
     limits = state.limits()
 
     def money(amount: int) -> str:
+        if table.is_tournament:  # tournament chips are whole counts, not hundredths of money
+            from django.utils.formats import number_format
+
+            return _("%(amount)s chips") % {"amount": number_format(amount, force_grouping=True)}
         return format_amount(amount, table.currency)
 
     if refused.code == "not_your_turn":
@@ -728,7 +765,11 @@ def _after_hand_change(
         table_id=table.id, events=public, table=table, hand=hand if shown else None, state=state if shown else None,
         **held,
     )
-    if state.is_over:  # after the players' broadcast: the lobby and the next deal can wait a moment
+    if state.is_over and table.is_tournament:  # the tournament records busts, balances and deals next
+        from tables.chips import tournament_hooks
+
+        tournament_hooks().hand_over(table=table)
+    elif state.is_over:  # after the players' broadcast: the lobby and the next deal can wait a moment
         broadcast.lobby_send_on_commit()
         transaction.on_commit(lambda: _schedule_deal(table.id, countdown=DEAL_PAUSE_SECONDS))
     return seq
@@ -807,7 +848,7 @@ def hand_openings_for(*, hand: Hand, user) -> list[dict]:
 def _hand_finish(*, table: Table, hand: Hand, state: EngineHand) -> tuple[list[Seat], dict[int, int]]:
     """Settle the finished hand, store its result and carry out what players asked for during it; returns the
     table's seats (with their users) and stacks as they are now."""
-    from cashier import services as cashier
+    from tables.chips import store_for
 
     settlement = state.settlement
     start = {int(k): v for k, v in hand.config["stacks"].items()}
@@ -816,7 +857,8 @@ def _hand_finish(*, table: Table, hand: Hand, state: EngineHand) -> tuple[list[S
     deltas = {sessions[number]: final[number] - start[number] for number in start}
     # What each seat put into the pots, uncalled bets excluded: what it won back less its net change.
     put_in = {sessions[number]: settlement.won.get(number, 0) - deltas[sessions[number]] for number in start}
-    cashier.hand_settle(table=table, hand_ref=f"hand:{hand.id}", deltas=deltas, put_in=put_in, rake=settlement.rake)
+    store_for(table).settle(table=table, hand_ref=f"hand:{hand.id}", deltas=deltas, put_in=put_in,
+                            rake=settlement.rake)
     hand.status = Hand.Status.COMPLETE
     hand.pot_total = sum(pot.amount for pot in settlement.pots)
     hand.to_act = None
@@ -842,6 +884,8 @@ def _seats_after_hand(*, table: Table) -> tuple[list[Seat], dict[int, int]]:
 
     seats = table_seats(table=table)
     stacks = seat_stacks(table=table)
+    if table.is_tournament:  # nobody leaves, sits out or buys chips: the tournament unseats the busted
+        return seats, stacks
     bots_top_up(table=table, seats=seats, stacks=stacks)
     excluded = {session.seat_number for session in cashier_selectors.seats_to_cash_out_after_hand(table=table)}
     for seat in seats:
@@ -888,7 +932,7 @@ def hand_timeout(*, hand_id: int, action_no: int) -> bool:
         hand_apply(table=table, hand=hand, state=state, action=Action(seat=seat_no, kind=kind))
         if seat is not None:
             seat.timeouts_in_row += 1
-            if seat.timeouts_in_row >= TIMEOUTS_BEFORE_SIT_OUT:
+            if seat.timeouts_in_row >= TIMEOUTS_BEFORE_SIT_OUT and not table.is_tournament:
                 seat.sit_out_next = True
             seat.save(update_fields=["timeouts_in_row", "sit_out_next"])
         return True
@@ -907,7 +951,7 @@ def tables_idle() -> list[int]:
 
     running = Hand.objects.filter(table=OuterRef("pk"), status=Hand.Status.RUNNING)
     return list(
-        Table.objects.filter(is_open=True)
+        Table.objects.filter(is_open=True, kind=Table.Kind.CASH)
         .annotate(
             seated=Count("seat_set", filter=Q(seat_set__user__isnull=False)),
             people=Count(
