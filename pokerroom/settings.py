@@ -150,6 +150,9 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BEAT_SCHEDULE: dict = {
     "tables-sweep": {"task": "tables.tasks.tables_sweep", "schedule": 2.0, "options": {"expires": 2.0}},
+    "tournaments-sweep": {
+        "task": "tournaments.tasks.tournaments_sweep", "schedule": 3.0, "options": {"expires": 3.0},
+    },
     "cashier-payments-chase": {"task": "cashier.payments_chase", "schedule": 300.0, "options": {"expires": 300.0}},
     # The payout statistics' daily rows: today's every minute, and yesterday's final figures after midnight.
     "payout-today": {"task": "tables.tasks.payout_days_refresh_task", "schedule": 60.0, "options": {"expires": 60.0}},

@@ -97,6 +97,11 @@ BOT_NAMES = tuple(
 BOTS_PER_TABLE = 2
 
 
+def house_bots() -> list:
+    """The room's house bots (created the first time), in the order of BOT_NAMES."""
+    return _bot_users()
+
+
 def _bot_users() -> list:
     from django.contrib.auth import get_user_model
 

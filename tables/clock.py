@@ -71,10 +71,18 @@ def due_claim(*, now: float | None = None, limit: int = CLAIM_AT_MOST) -> list[t
     return [tuple(json.loads(entry)[:2]) for entry in claimed]
 
 
+_kinds: dict[str, object] = {}
+
+
+def kind_register(kind: str, task) -> None:
+    """Let another app have its own task sent later (the tournaments' floor: `tournament`)."""
+    _kinds[kind] = task
+
+
 def _send_due() -> None:
     from tables.tasks import bot_act_task, hand_deal_task
 
-    tasks = {"deal": hand_deal_task, "bot": bot_act_task}
+    tasks = {"deal": hand_deal_task, "bot": bot_act_task, **_kinds}
     for kind, args in due_claim():
         task = tasks.get(kind)
         if task is not None:

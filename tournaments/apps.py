@@ -5,3 +5,11 @@ from django.utils.translation import gettext_lazy as _
 class TournamentsConfig(AppConfig):
     name = "tournaments"
     verbose_name = _("Tournaments")
+
+    def ready(self) -> None:
+        from tables import chips, clock
+        from tournaments.play import TournamentHooks
+        from tournaments.tasks import tournament_floor_task
+
+        chips.tournament_hooks_register(TournamentHooks())
+        clock.kind_register("tournament", tournament_floor_task)

@@ -212,6 +212,9 @@ class Tournament(models.Model):
         help_text="the blind level in force, from 1; 0 before the start",
     )
     level_started_at = models.DateTimeField(null=True, blank=True, editable=False)
+    hand_for_hand_round = models.PositiveIntegerField(
+        default=0, editable=False, help_text="the hand-for-hand round the tables deal in; 0 when not hand-for-hand"
+    )
     created_at = models.DateTimeField(_("created at"), default=timezone.now, editable=False)
     started_at = models.DateTimeField(_("started at"), null=True, blank=True, editable=False)
     finished_at = models.DateTimeField(_("finished at"), null=True, blank=True, editable=False)
@@ -374,3 +377,31 @@ class Entry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.tournament} · {self.user}"
+
+
+class TournamentTable(models.Model):
+    """One of a tournament's tables: a room table (`Table.kind` tournament) dealt by the same services, its
+    number in the tournament, the seat the draw gave its first button, the last hand-for-hand round it dealt
+    in, and whether it was broken (its players moved to the others; the table is closed)."""
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.PROTECT, related_name="tables", verbose_name=_("tournament")
+    )
+    table = models.OneToOneField(
+        "tables.Table", on_delete=models.PROTECT, related_name="tournament_table", verbose_name=_("table")
+    )
+    number = models.PositiveSmallIntegerField(_("table number"))
+    first_button = models.PositiveSmallIntegerField(null=True, blank=True, help_text="engine seat")
+    round = models.PositiveIntegerField(default=0)
+    broken = models.BooleanField(_("broken"), default=False)
+
+    class Meta:
+        verbose_name = _("tournament table")
+        verbose_name_plural = _("tournament tables")
+        ordering = ("tournament", "number")
+        constraints = [
+            models.UniqueConstraint(fields=("tournament", "number"), name="tournament_table_unique_number")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament} · {self.number}"

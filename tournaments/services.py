@@ -16,6 +16,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from cashier import services as cashier
+from tables import broadcast
+from tournaments import play
 from tournaments.errors import (
     AlreadyRegistered,
     NotAllowed,
@@ -51,13 +53,16 @@ def _registration_check(tournament: Tournament) -> None:
         raise RegistrationClosed(_("Registration for this tournament is closed."))
 
 
-def tournament_register(*, tournament_id: int, user, now: datetime | None = None) -> Entry:
+def tournament_register(
+    *, tournament_id: int, user, now: datetime | None = None, fill_with_bots: bool = True
+) -> Entry:
     """Enter `user` in the tournament: the buy-in to its prize pool and the fee to the room, in one transfer.
 
     Refused (nothing moved): registration closed (started, past late registration, finished, cancelled), the
     player already in it, the tournament full, a deactivated account, a house bot outside practice
-    tournaments, a self-excluded player, a wallet short of buy-in + fee. An entry made in late registration
-    waits to be seated (phase 2: the tournament's tables).
+    tournaments, a self-excluded player, a wallet short of buy-in + fee. A person registering for a practice
+    sit-and-go brings house bots to fill it (unless `fill_with_bots` is False); a sit-and-go starts when full.
+    An entry made in late registration waits to be seated (not yet done: docs/tournaments.md, known limits).
 
     Lock: none held by the caller (takes the tournament's row, then the ledger's)."""
     now = now or timezone.now()
@@ -93,7 +98,42 @@ def tournament_register(*, tournament_id: int, user, now: datetime | None = None
             memo=tournament.name,
             now=now,
         )
+        if tournament.practice and not user.is_bot and fill_with_bots:
+            _bots_register(tournament=tournament, now=now)
+        full = tournament.entries.filter(status__in=Entry.IN_TOURNAMENT).count() >= tournament.max_entrants
+        if tournament.kind == Tournament.Kind.SIT_AND_GO and tournament.status == Status.REGISTERING and full:
+            tournament_start(tournament_id=tournament.pk, now=now)  # a sit-and-go starts when full
+        transaction.on_commit(broadcast.lobby_mark_stale)
         return entry
+
+
+def _bots_register(*, tournament: Tournament, now: datetime) -> int:
+    """A practice sit-and-go: house bots (labelled) take the seats left, so a newcomer plays at once. Each
+    pays its buy-in from its play wallet (funded from the issuer when short). Caller holds the lock."""
+    from cashier.selectors import wallet_balances
+    from tables.bots import house_bots
+
+    if tournament.kind != Tournament.Kind.SIT_AND_GO:
+        return 0
+    taken = set(tournament.entries.filter(status__in=Entry.IN_TOURNAMENT).values_list("user_id", flat=True))
+    free = tournament.max_entrants - len(taken)
+    added = 0
+    for bot in house_bots():
+        if added >= free:
+            break
+        if bot.id in taken:
+            continue
+        cost = tournament.buy_in + tournament.fee
+        if wallet_balances(user=bot).get("play", 0) < cost:
+            cashier.bot_wallet_fund(bot=bot, amount=max(10 * cost, 100_000))
+        entry = Entry.objects.create(tournament=tournament, user=bot, buy_in=tournament.buy_in, fee=tournament.fee,
+                                     registered_at=now)
+        cashier.tournament_entry_pay(
+            user=bot, currency=tournament.currency, pool_ref=tournament.pool_ref, buy_in=entry.buy_in,
+            fee=entry.fee, idempotency_key=f"tournament-entry:{entry.pk}", memo=tournament.name, now=now,
+        )
+        added += 1
+    return added
 
 
 def tournament_unregister(*, tournament_id: int, user) -> Entry:
@@ -148,8 +188,8 @@ def tournament_cancel(*, tournament_id: int, reason: str, now: datetime | None =
 
 def tournament_start(*, tournament_id: int, now: datetime | None = None) -> Tournament:
     """Start a tournament: with fewer than its minimum entrants it is cancelled and everyone refunded;
-    otherwise every entrant gets the starting stack and the first level begins. (Seating them at the
-    tournament's tables comes with the table pipeline's seams.)
+    otherwise every entrant gets the starting stack, the draw seats them at the tournament's new tables, the
+    first level begins and (after commit) the floor deals (`tournaments.play`).
 
     Lock: none held by the caller."""
     now = now or timezone.now()
@@ -170,6 +210,10 @@ def tournament_start(*, tournament_id: int, now: datetime | None = None) -> Tour
         tournament.status, tournament.started_at = Status.RUNNING, now
         tournament.level, tournament.level_started_at = 1, now
         tournament.save(update_fields=["status", "started_at", "level", "level_started_at"])
+        play.tournament_tables_seat(tournament=tournament, now=now)
+        tournament_id = tournament.pk
+        transaction.on_commit(lambda: play.floor_later(tournament_id, delay=0))
+        broadcast.lobby_send_on_commit()
         return tournament
 
 
