@@ -1,0 +1,144 @@
+"""Playing tournaments to the end at the services level, with the real database, as the workers would: a
+random running hand takes one action at a time (tables interleave), and the floor runs after every hand.
+Every hand is checked as it ends: chips conserved, table sizes, who posts the big blind."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+from cashier.ledger import system_account_get
+from cashier.models import AccountKind
+from tables import services as table_services
+from tables.bots import bot_choose
+from tables.models import Hand, Table
+from tournaments import play
+from tournaments.models import Entry, Tournament, TournamentTable
+
+
+def pool_balance(tournament: Tournament) -> int:
+    return system_account_get(kind=AccountKind.PRIZE_POOL, currency=tournament.currency, ref=tournament.pool_ref).balance
+
+
+def choose(legal: list[dict], pot: int, rng: random.Random) -> tuple[str, int | None]:
+    """A loose, aggressive player: all in one time in eight it may, else the house bot's choice."""
+    actions = {item["action"] for item in legal}
+    if "all_in" in actions and rng.random() < 0.12:
+        return "all_in", None
+    return bot_choose(legal=legal, pot=pot, stack=0, rng=rng)
+
+
+@dataclass
+class Record:
+    hands: int = 0
+    moves: int = 0
+    hand_for_hand_seen: bool = False
+    deals_checked: int = 0
+    problems: list[str] = field(default_factory=list)
+    last_big_blind_of: dict[int, int] = field(default_factory=dict)  # user -> the hand counter of their last BB
+    dealt_counter: dict[int, int] = field(default_factory=dict)  # user -> hands dealt to them so far
+    seen_hands: set[int] = field(default_factory=set)
+    arrived: dict[int, int] = field(default_factory=dict)  # user -> table they were moved to, until dealt there
+
+
+def tournament_tables(tournament: Tournament) -> list[Table]:
+    return list(Table.objects.filter(tournament_table__tournament=tournament).order_by("id"))
+
+
+def check_chips(tournament: Tournament, entrants: int) -> None:
+    total = play.chips_in_play(tournament=tournament)
+    assert total == entrants * tournament.starting_stack, f"chips {total} != {entrants} x {tournament.starting_stack}"
+
+
+def _sizes(tournament: Tournament) -> dict[int, int]:
+    links = TournamentTable.objects.filter(tournament=tournament, broken=False)
+    sizes = {link.table_id: 0 for link in links}
+    for table_id in Entry.objects.filter(tournament=tournament, status=Entry.Status.PLAYING, chips__gt=0,
+                                         table__isnull=False).values_list("table_id", flat=True):
+        sizes[table_id] = sizes.get(table_id, 0) + 1
+    return sizes
+
+
+def _check_new_deals(tournament: Tournament, record: Record) -> None:
+    """Each hand dealt since the last look: the dealing table within one player of every table; nobody posts the
+    big blind in two hands in a row (heads-up excepted); a moved player's first hand at the new table is not
+    a small blind."""
+    sizes = _sizes(tournament)
+    for hand in Hand.objects.filter(table__tournament_table__tournament=tournament).exclude(
+            pk__in=record.seen_hands).order_by("id"):
+        record.seen_hands.add(hand.pk)
+        dealt = len(hand.players)
+        if hand.status == Hand.Status.RUNNING and len(sizes) > 1:
+            if max(sizes.values()) - min(sizes.values()) > 1 and any(abs(s - dealt) > 1 for s in sizes.values()):
+                record.problems.append(f"hand {hand.pk} dealt at {dealt} with table sizes {sorted(sizes.values())}")
+            record.deals_checked += 1
+        posts = {int(seat): kind for seat, kind in hand.config.get("posts", [])}
+        for seat, player in hand.players.items():
+            user = player["user"]
+            record.dealt_counter[user] = record.dealt_counter.get(user, 0) + 1
+            kind = posts.get(int(seat))
+            if record.arrived.get(user) == hand.table_id:
+                del record.arrived[user]
+                if kind == "small_blind" and dealt > 2:
+                    record.problems.append(f"moved player {user} posted the small blind first (hand {hand.pk})")
+            if kind == "big_blind":
+                last = record.last_big_blind_of.get(user)
+                if last is not None and last == record.dealt_counter[user] - 1 and dealt > 2:
+                    record.problems.append(f"player {user} posted the big blind twice in a row (hand {hand.pk})")
+                record.last_big_blind_of[user] = record.dealt_counter[user]
+
+
+def play_to_the_end(tournament: Tournament, *, rng: random.Random, max_actions: int = 200_000) -> Record:
+    """Play the running tournament to its winner; returns what was seen. Fails on a stall."""
+    tournament.refresh_from_db()
+    entrants = tournament.entries.filter(status__in=Entry.IN_TOURNAMENT).count()
+    record = Record()
+    play.tournament_floor(tournament_id=tournament.pk)
+    for _ in range(max_actions):
+        tournament.refresh_from_db()
+        if tournament.status == Tournament.Status.FINISHED:
+            return record
+        record.hand_for_hand_seen |= tournament.hand_for_hand_round > 0
+        _check_new_deals(tournament, record)
+        running = list(Hand.objects.filter(table__tournament_table__tournament=tournament, status=Hand.Status.RUNNING))
+        if not running:
+            done = play.tournament_floor(tournament_id=tournament.pk)
+            record.moves += done["moves"]
+            _note_arrivals(tournament, record)
+            tournament.refresh_from_db()
+            if tournament.status != Tournament.Status.FINISHED and not done["dealt"]:
+                raise AssertionError(f"stalled: nothing running and nothing dealt ({done})")
+            continue
+        hand = rng.choice(running)
+        table = Table.objects.get(pk=hand.table_id)
+        state = table_services.hand_engine(hand=hand, table=table)
+        seat = state.to_act
+        legal = state.legal_actions()
+        pot = sum(p.amount for p in state.pots()) + sum(state.bets.values())
+        table_services.hand_engine_keep(hand.id, state)
+        user_id = hand.players[str(seat)]["user"]
+        from django.contrib.auth import get_user_model
+
+        user = get_user_model().objects.get(pk=user_id)
+        kind, amount = choose(legal, pot, rng)
+        table_services.table_act(table_id=table.id, user=user, hand_id=hand.id, action_no=hand.action_no,
+                                 action=kind, amount=amount)
+        hand.refresh_from_db()
+        if hand.status != Hand.Status.RUNNING:
+            record.hands += 1
+            check_chips(tournament, entrants)
+            done = play.tournament_floor(tournament_id=tournament.pk)
+            record.moves += done["moves"]
+            _note_arrivals(tournament, record)
+            tournament.refresh_from_db()
+            if tournament.status == Tournament.Status.RUNNING:
+                check_chips(tournament, entrants)
+    raise AssertionError("the tournament did not finish")
+
+
+def _note_arrivals(tournament: Tournament, record: Record) -> None:
+    from tables.models import Seat
+
+    for seat in Seat.objects.filter(table__tournament_table__tournament=tournament, user__isnull=False,
+                                    is_new=True, table__hands_dealt__gt=0):
+        record.arrived.setdefault(seat.user_id, seat.table_id)
