@@ -224,7 +224,7 @@ def tournament_floor(*, tournament_id: int, now: datetime | None = None) -> dict
     from tables import services as table_services
 
     now = now or timezone.now()
-    done = {"busts": 0, "moves": 0, "dealt": 0, "finished": False}
+    done = {"busts": 0, "moves": 0, "dealt": 0, "finished": False, "hand_for_hand": None}
     with transaction.atomic():
         tournament = Tournament.objects.select_for_update().filter(pk=tournament_id).first()
         if tournament is None or tournament.status != Status.RUNNING:
@@ -248,10 +248,11 @@ def tournament_floor(*, tournament_id: int, now: datetime | None = None) -> dict
         links = [link for link in links if link.number not in rebalance.broken]
         after = {seated.table: seated for seated in rebalance.tables}
         round_now = _hand_for_hand_round(tournament=tournament, tables=list(after.values()))
+        done["hand_for_hand"] = round_now
         pause_left = 0.0
         for link in links:
             table = tables[link.table_id]
-            if table.id in running:
+            if after[link.number].in_hand:  # in a hand, or its busts wait for the hand-for-hand round's end
                 continue
             gate = table_gate(tables=list(after.values()), table=link.number, hand_for_hand_round=round_now)
             if gate != Gate.DEAL:
@@ -316,8 +317,12 @@ def _table_seats_now(*, links: list[TournamentTable], tables: dict[int, Table], 
     by_table: dict[int, list[Seat]] = {}
     for seat in Seat.objects.filter(table_id__in=tables, user__isnull=False):
         by_table.setdefault(seat.table_id, []).append(seat)
-    entry_of = {(table_id, seat): pk for pk, table_id, seat in Entry.objects.filter(  # busted: not counted
-        table_id__in=tables, status=Entry.Status.PLAYING, chips__gt=0).values_list("pk", "table_id", "seat")}
+    entry_of, pending = {}, set()
+    for pk, table_id, seat, chips in Entry.objects.filter(table_id__in=tables, status=Entry.Status.PLAYING
+                                                          ).values_list("pk", "table_id", "seat", "chips"):
+        entry_of[(table_id, seat)] = pk
+        if not chips:  # a bust waiting for its hand-for-hand round to end: the table stays as it is till then
+            pending.add(table_id)
     result = {}
     for link in links:
         table = tables[link.table_id]
@@ -334,7 +339,7 @@ def _table_seats_now(*, links: list[TournamentTable], tables: dict[int, Table], 
         result[link.number] = TableSeats(
             table=link.number, seat_count=table.seats, players=players,
             previous=Positions(**table.positions) if table.positions else None, states=states,
-            in_hand=table.id in running, first_button=link.first_button, round=link.round,
+            in_hand=table.id in running or table.id in pending, first_button=link.first_button, round=link.round,
         )
     return result
 

