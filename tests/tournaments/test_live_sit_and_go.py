@@ -1,0 +1,108 @@
+"""A sit-and-go played to the end over real WebSockets, dealt and clocked by a real Celery worker with beat:
+each player is a program on its own connection acting when `legal` comes; after every hand the chips add up,
+and at the end the places, the prizes to the cent, the pool at zero and a clean ledger."""
+
+import asyncio
+import random
+
+import pytest
+
+from cashier.selectors import ledger_check, wallet_balances
+from tables.models import Hand
+from tests.tables.wsclient import TableClient, session_cookie_for
+from tests.tournaments.conftest import eur_player, tournament_create
+from tests.tournaments.play_helpers import pool_balance
+from tests.tournaments.test_play import fast_structure
+from tournaments import play, services
+from tournaments.models import Entry, Tournament, TournamentTable
+
+pytestmark = [pytest.mark.live, pytest.mark.django_db(transaction=True)]
+
+
+def aggressive(legal: list[dict], rng: random.Random) -> str:
+    actions = {item["action"] for item in legal}
+    if "all_in" in actions and rng.random() < 0.35:
+        return "all_in"
+    for action in ("check", "call", "fold", "muck"):
+        if action in actions:
+            return action
+    return next(iter(actions))
+
+
+@pytest.fixture
+def live_room_with_beat(room_env):
+    from tests.conftest import Room
+
+    room = Room(room_env)
+    try:
+        room.start_worker(beat=True)
+        room.start_daphne()
+        yield room
+    finally:
+        room.stop()
+
+
+@pytest.mark.parametrize(
+    ("seats", "buy_in", "prizes"), [(6, 1_000, [3_900, 2_100]), (2, 1_000, [2_000]), (10, 1_000, [5_000, 3_000, 2_000])]
+)
+def test_a_sit_and_go_is_played_to_its_winner_over_websockets(live_room_with_beat, seats, buy_in, prizes):
+    room = live_room_with_beat
+    tournament = tournament_create(seats=seats, buy_in=buy_in, fee=100, blind_structure=fast_structure(seconds=5),
+                                   action_seconds=10)
+    players = [eur_player(10_000) for _ in range(seats)]
+    for player in players:
+        services.tournament_register(tournament_id=tournament.pk, user=player)
+    table_id = TournamentTable.objects.get(tournament=tournament).table_id
+    cookies = [session_cookie_for(p) for p in players]
+    chips_checked = []
+
+    async def player_program(index: int) -> list[dict]:
+        rng = random.Random(index)
+        name = players[index].username
+        async with TableClient(room, table_id, session=cookies[index]) as client:
+            while True:
+                message = await client.recv(timeout=90)
+                if message["type"] == "event" and message["event"] == "places":
+                    if any(p["player"] == name for p in message["places"]):
+                        return client.frames
+                if message["type"] == "state" and message.get("legal"):
+                    hand = message["hand"]
+                    if hand is None:  # the uncontested winner of the last hand may show: they muck
+                        continue
+                    await client.send(type="act", action=aggressive(message["legal"], rng), hand_id=hand["id"],
+                                      action_no=hand["action_no"])
+
+    async def spectator() -> list[dict]:
+        async with TableClient(room, table_id) as client:
+            while True:
+                message = await client.recv(timeout=90)
+                if message["type"] == "event" and message["event"] == "hand_ended":
+                    total = await asyncio.to_thread(lambda: play.chips_in_play(tournament=tournament))
+                    chips_checked.append(total)
+                if message["type"] == "event" and message["event"] == "places" and message["finished"]:
+                    return client.frames
+
+    async def scenario():
+        return await asyncio.gather(spectator(), *(player_program(i) for i in range(seats)))
+
+    frames = asyncio.run(scenario())
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.FINISHED
+    hands = Hand.objects.filter(table_id=table_id).count()
+    assert hands >= 1 and len(chips_checked) >= 1
+    # Every hand's end: the chips of players still in add up to entrants x stack (the winner's last too).
+    full = seats * tournament.starting_stack
+    assert all(total == full for total in chips_checked[:-1]) and chips_checked[-1] in (full, 0), chips_checked
+    entries = list(tournament.entries.order_by("place", "-prize"))
+    assert entries[0].place == 1 and sum(e.prize for e in entries) == seats * buy_in
+    assert pool_balance(tournament) == 0 and ledger_check().ok
+    for entry in entries:
+        assert wallet_balances(user=entry.user)["eur"] == 10_000 - buy_in - 100 + entry.prize
+    if len({e.place for e in entries}) == seats:  # no shared places: the SPEC's split to the cent
+        assert [e.prize for e in entries[: len(prizes)]] == prizes
+    states = [f for f in frames[0] if f["type"] == "state" and f.get("tournament")]
+    assert states and states[0]["tournament"]["id"] == tournament.pk and states[0]["table"]["kind"] == "tournament"
+    finished = [f for f in frames[0] if f["type"] == "event" and f["event"] == "places"]
+    told = {p["player"]: (p["place"], p["prize"]) for event in finished for p in event["places"]}
+    assert told == {e.user.username: (e.place, e.prize) for e in entries}, "everyone was told their place and prize"
+    assert not Entry.objects.filter(tournament=tournament, table__isnull=False).exists()
