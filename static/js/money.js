@@ -33,8 +33,25 @@ export function formatNumber(amount, lang = pageLang()) {
   return numberFormat(lang).format(Number(amount || 0) / 100);
 }
 
-/** The full amount with its unit: "€ 12.34" or "12.34 chips". */
+/** Tournament chips are whole counts, not hundredths: 1500 -> "1,500" (or "1.500" in Italian). */
+export function formatCount(amount, lang = pageLang()) {
+  try {
+    return new Intl.NumberFormat(lang || undefined, { maximumFractionDigits: 0 }).format(Number(amount || 0));
+  } catch (e) {
+    return String(Math.round(Number(amount || 0)));
+  }
+}
+
+/** A typed whole number of tournament chips ("1,500", "1.500", "1500"), or null. */
+export function parseCount(text) {
+  if (text === null || text === undefined) return null;
+  const s = String(text).replace(/[\s\u00a0\u202f.,']/g, "");
+  return /^[0-9]+$/.test(s) ? Number(s) : null;
+}
+
+/** The full amount with its unit: "€ 12.34" or "12.34 chips" ("tournament": "1,500 chips"). */
 export function formatMoney(amount, currency, lang = pageLang()) {
+  if (currency === "tournament") return chipsTemplate.replace("{amount}", formatCount(amount, lang));
   const value = formatNumber(amount, lang);
   if (currency === "eur") return "€\u00a0" + value;
   return chipsTemplate.replace("{amount}", value);
@@ -42,6 +59,7 @@ export function formatMoney(amount, currency, lang = pageLang()) {
 
 /** A compact amount for places where the unit is obvious (stacks and bets on a table): "€12.34" or "12.34". */
 export function formatShort(amount, currency, lang = pageLang()) {
+  if (currency === "tournament") return formatCount(amount, lang);
   const value = formatNumber(amount, lang);
   return currency === "eur" ? "€" + value : value;
 }

@@ -10,11 +10,25 @@
 
 import { describeShown } from "./hands.js";
 import {
-  clamp, formatMoney, formatNumber, formatShort, parseAmount, roundDownToChip, setChipsTemplate,
+  clamp, formatCount, formatMoney, formatNumber, formatShort, parseAmount, parseCount, roundDownToChip, setChipsTemplate,
 } from "./money.js";
 
 // English fallbacks only: the page passes the translated strings.
 const FALLBACK = {
+  t_level: "Level {n}",
+  t_ante: "ante {ante}",
+  t_next_level: "next level in {time}",
+  t_left: "{left} of {entrants} left",
+  t_average: "average stack {amount}",
+  t_place: "your place: {place} of {left}",
+  t_hand_for_hand: "Hand-for-hand",
+  t_moved: "{name} moves to table {n}",
+  t_finished: "{name} finishes in place {place}",
+  t_finished_prize: "{name} finishes in place {place} and wins {prize}",
+  t_you_moved: "The tournament moves you to another table…",
+  t_you_finished: "You finished in place {place}.",
+  t_you_finished_prize: "You finished in place {place} and won {prize}.",
+  t_see_standings: "See the standings",
   fold: "Fold", check: "Check", call: "Call {amount}", bet: "Bet {amount}", raise: "Raise to {amount}",
   all_in: "All-in {amount}", show: "Show", muck: "Muck",
   preset_min: "Min", preset_half: "½ pot", preset_three_quarters: "¾ pot", preset_pot: "Pot", preset_all_in: "All-in",
@@ -337,7 +351,12 @@ export class TablePage {
 
   money(amount) { return formatMoney(amount, this.currency()); }
   short(amount) { return formatShort(amount, this.currency()); }
-  currency() { return this.currentTable().currency; }
+  currency() { return this.isTournament() ? "tournament" : this.currentTable().currency; }
+  /** A tournament table: its chips are whole counts, the tournament seats and moves its players. */
+  isTournament() { return this.currentTable().kind === "tournament"; }
+  /** An amount as the amount box shows it, and a typed amount read back (money: hundredths; tournament chips: whole). */
+  amountText(amount) { return this.isTournament() ? formatCount(amount) : formatNumber(amount); }
+  amountRead(text) { return this.isTournament() ? parseCount(text) : parseAmount(text); }
   chip() { return Math.max(1, Number(this.currentTable().chip) || 1); }
   currentTable() { return (this.state && this.state.table) || this.table; }
 
@@ -368,8 +387,10 @@ export class TablePage {
       ...[["F", "shortcut_fold"], ["C", "shortcut_call"], ["R", "shortcut_raise"], ["Enter", "shortcut_enter"]]
         .map(([key, label]) => h("span", {}, h("kbd", { text: key }), " ", t(label).replace(/^[^:]*:\s*/, "")))));
 
+    E.tournamentBar = h("div", { id: "tournament-bar", class: "tournament-bar", hidden: true, "aria-live": "polite" });
+    E.tournamentResult = h("div", { id: "tournament-result", class: "tournament-result", hidden: true, role: "status" });
     const head = h("div", { class: "table-head" },
-      h("div", { class: "table-title" }, E.title, E.meta),
+      h("div", { class: "table-title" }, E.title, E.meta, E.tournamentBar, E.tournamentResult),
       h("div", { class: "table-info" }, E.handNumber, E.street, h("span", { class: "commitment-wrap" }, E.commitment, E.commitmentPopover), E.shortcutsHelp, E.status));
 
     E.pots = h("div", { id: "pots", class: "pots", "aria-live": "polite" });
@@ -736,8 +757,9 @@ export class TablePage {
       parts.push(this.t("blinds", { sb: this.short(table.small_blind), bb: this.short(table.big_blind) }));
     }
     if (table.seats) parts.push(table.seats === 2 ? this.t("heads_up") : this.t("max_seats", { n: table.seats }));
-    if (table.currency === "play") parts.push(this.t("chips", { amount: "" }).trim());
+    if (table.currency === "play" && !this.isTournament()) parts.push(this.t("chips", { amount: "" }).trim());
     E.meta.textContent = parts.join(" · ");
+    this.renderTournament();
     const hand = this.state && this.state.hand;
     E.handNumber.textContent = hand ? this.t("hand_number", { number: hand.number ?? hand.id }) : "";
     E.handNumber.hidden = !hand;
@@ -752,6 +774,43 @@ export class TablePage {
     } else {
       this.toggleCommitment(false);
     }
+  }
+
+  /** The tournament's line under the table's name: level, blinds and ante, time to the next level, your place,
+   * players left and the average stack (state.tournament, docs/protocol.md). */
+  renderTournament() {
+    const E = this.el;
+    const info = this.state && this.state.tournament;
+    E.tournamentBar.hidden = !info;
+    if (!info) return;
+    const me = this.mySeat();
+    const place = me && info.places ? info.places[String(me.seat)] : null;
+    const blinds = this.t("blinds", { sb: formatCount(info.small_blind), bb: formatCount(info.big_blind) }) +
+      (info.ante ? " · " + this.t("t_ante", { ante: formatCount(info.ante) }) : "");
+    const link = h("a", { href: `/tournaments/${info.id}/`, class: "tournament-link", text: info.name });
+    E.tournamentLevel = h("span", { class: "t-level", id: "t-level", text: this.t("t_level", { n: info.level }) });
+    E.tournamentClock = h("span", { class: "t-clock", id: "t-clock" });
+    const parts = [link, E.tournamentLevel, h("span", { class: "t-blinds", id: "t-blinds", text: blinds }), E.tournamentClock,
+      h("span", { class: "t-left", id: "t-left", text: this.t("t_left", { left: info.players_left, entrants: info.entrants }) }),
+      h("span", { class: "t-avg", id: "t-avg", text: this.t("t_average", { amount: formatCount(info.average_stack) }) })];
+    if (place) parts.push(h("span", { class: "t-place", id: "t-place", text: this.t("t_place", { place, left: info.players_left }) }));
+    if (info.hand_for_hand) parts.push(h("span", { class: "t-h4h", id: "t-h4h", text: this.t("t_hand_for_hand") }));
+    E.tournamentBar.replaceChildren(...parts.flatMap((part, i) => (i ? [" · ", part] : [part])));
+    this.tickTournament();
+  }
+
+  tickTournament() {
+    const info = this.state && this.state.tournament;
+    const el = this.el.tournamentClock;
+    if (!info || !el) return;
+    if (!info.next_level_at) {
+      el.textContent = "";
+      return;
+    }
+    const offset = this.clockSamples.length ? Math.max(...this.clockSamples) : 0;
+    const left = Math.max(0, Math.round((Date.parse(info.next_level_at) - (Date.now() + offset)) / 1000));
+    const text = `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
+    el.textContent = this.t("t_next_level", { time: text });
   }
 
   toggleCommitment(open) {
@@ -780,7 +839,7 @@ export class TablePage {
     // Turn the table so that your own seat is at the bottom, as every room does.
     const order = seats.map((s) => s.seat);
     const meIndex = this.me ? order.indexOf(this.me.seat) : 0;
-    const canSit = this.authenticated && !this.me;
+    const canSit = this.authenticated && !this.me && !this.isTournament();
     const fragments = [];
     seats.forEach((seat, i) => {
       const p = points[((i - Math.max(0, meIndex)) % n + n) % n] || points[i % points.length];
@@ -997,6 +1056,7 @@ export class TablePage {
   }
 
   tick() {
+    this.tickTournament();
     const el = this.root.querySelector(".seat.is-turn .timer");
     if (!el || !this.timer) return;
     const left = this.timer.deadline - Date.now();
@@ -1105,9 +1165,9 @@ export class TablePage {
           "aria-label": this.t("amount"),
           oninput: () => this.setAmount(Math.min(entry.max, entry.min + Number(E.amountSlider.value) * chip), "slider") });
         E.amountInput = h("input", { type: "text", id: "amount-input", inputmode: "decimal", autocomplete: "off",
-          "aria-label": this.t("amount"), value: formatNumber(entry.min),
+          "aria-label": this.t("amount"), value: this.amountText(entry.min),
           oninput: () => {
-            const v = parseAmount(E.amountInput.value);
+            const v = this.amountRead(E.amountInput.value);
             if (v !== null) this.setAmount(clampToLegal(v, entry, chip), "input");
           },
           onchange: () => this.readTypedAmount(),
@@ -1160,7 +1220,7 @@ export class TablePage {
     if (E.amountSlider && source !== "slider") {
       E.amountSlider.value = String(this.amount >= entry.max ? E.amountSlider.max : Math.round((this.amount - entry.min) / chip));
     }
-    if (E.amountInput && source !== "input") E.amountInput.value = formatNumber(this.amount);
+    if (E.amountInput && source !== "input") E.amountInput.value = this.amountText(this.amount);
     if (E.raiseButton) {
       const label = this.t(entry.action === "bet" ? "bet" : "raise", { amount: this.short(this.amount) });
       E.raiseButton.querySelector(".act-label").textContent = label;
@@ -1174,7 +1234,7 @@ export class TablePage {
   readTypedAmount() {
     const E = this.el;
     if (!E.amountInput || !this.raiseEntry) return this.amount;
-    const v = parseAmount(E.amountInput.value);
+    const v = this.amountRead(E.amountInput.value);
     this.setAmount(v === null ? this.amount : v);
     return this.amount;
   }
@@ -1276,6 +1336,13 @@ export class TablePage {
     const me = this.me;
     E.seatControls.hidden = !me;
     if (!me) return;
+    if (this.isTournament()) { // nobody leaves, sits out or buys chips in a tournament: only the options
+      for (const el of [E.sitOut, E.sitInGroup, E.rebuy, E.topUpButton, E.leave]) el.hidden = true;
+      E.autoMuck.checked = !!this.options.auto_muck;
+      E.straddleLabel.hidden = true;
+      E.myTimeBank.replaceChildren(icon("clock"), " ", this.t("time_bank_left", { n: Math.round((me.time_bank_ms || 0) / 1000) }));
+      return;
+    }
     const sittingOut = me.status === "sitting_out";
     const busted = this.isBusted(me);
     E.sitOut.hidden = sittingOut;
@@ -1624,9 +1691,38 @@ export class TablePage {
         this.addHistory(ev);
         this.finishHand(ev);
         break;
+      case "moved":
+        this.dealerLine(this.t("t_moved", { name: ev.player, n: ev.table_number }));
+        if (this.authenticated && ev.player === this.userName) this.follow(ev.table);
+        break;
+      case "places":
+        for (const p of ev.places || []) {
+          const prize = p.prize ? formatMoney(p.prize, ev.currency) : "";
+          this.dealerLine(this.t(prize ? "t_finished_prize" : "t_finished", { name: p.player, place: p.place, prize }));
+          if (this.authenticated && p.player === this.userName) this.showResult(p, ev.currency);
+        }
+        break;
       default:
         break;
     }
+  }
+
+  /** Moved to another table of the tournament: the page goes there (the server seated you already). */
+  follow(tableId) {
+    this.toast(this.t("t_you_moved"));
+    this.followTo = `/tables/${tableId}/`;
+    setTimeout(() => { window.location.assign(this.followTo); }, 1200);
+  }
+
+  showResult(place, currency) {
+    const E = this.el;
+    const text = place.prize
+      ? this.t("t_you_finished_prize", { place: place.place, prize: formatMoney(place.prize, currency) })
+      : this.t("t_you_finished", { place: place.place });
+    const info = this.state && this.state.tournament;
+    E.tournamentResult.replaceChildren(h("strong", { text }),
+      info ? h("a", { href: `/tournaments/${info.id}/`, text: " " + this.t("t_see_standings") }) : "");
+    E.tournamentResult.hidden = false;
   }
 
   addHistory(ev) {
