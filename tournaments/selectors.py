@@ -26,8 +26,9 @@ def tournament_get(*, tournament_id: int) -> Tournament | None:
     return tournaments_with_figures().filter(pk=tournament_id).first()
 
 
-def tournament_list(*, now=None) -> list[dict]:
-    """`GET /api/tournaments/`: registering and running tournaments, and those that ended in the last day."""
+def tournament_list(*, now=None, user=None) -> list[dict]:
+    """`GET /api/tournaments/`: registering and running tournaments, and those that ended in the last day.
+    For a logged-in `user` each row also says where they stand in it (`you`, `your_table`)."""
     since = (now or timezone.now()) - LISTED_AFTER_THE_END
     live = (Tournament.Status.REGISTERING, Tournament.Status.RUNNING)
     tournaments = tournaments_with_figures().filter(
@@ -35,7 +36,18 @@ def tournament_list(*, now=None) -> list[dict]:
         | Q(finished_at__gte=since)
         | Q(status=Tournament.Status.CANCELLED, created_at__gte=since)
     )
-    return [tournament_row(t) for t in sorted(tournaments, key=_listing_order)]
+    rows = [tournament_row(t) for t in sorted(tournaments, key=_listing_order)]
+    if getattr(user, "is_authenticated", False):
+        mine = {
+            tournament_id: (status, table_id)
+            for tournament_id, status, table_id in Entry.objects.filter(
+                user=user, status__in=Entry.IN_TOURNAMENT, tournament_id__in=[row["id"] for row in rows]
+            ).values_list("tournament_id", "status", "table_id")
+        }
+        for row in rows:
+            status, table_id = mine.get(row["id"], (None, None))
+            row["you"], row["your_table"] = status, table_id
+    return rows
 
 
 def _listing_order(tournament: Tournament) -> tuple:
@@ -111,6 +123,7 @@ def tournament_detail(*, tournament: Tournament) -> dict:
         },
         "levels": tournament_levels(tournament=tournament),
         "payouts": tournament_payouts(tournament=tournament),
+        "tables": tournament_tables(tournament=tournament),
         "standings": [
             {"name": entry.user.username, "bot": entry.user.is_bot, "status": entry.status, "chips": entry.chips,
              "place": entry.place, "prize": entry.prize, "table": entry.table_id}
@@ -140,3 +153,20 @@ def prize_pool(*, tournament: Tournament) -> int:
     return tournament.entries.filter(status__in=Entry.IN_TOURNAMENT).aggregate(pool=Sum("buy_in", default=0))[
         "pool"
     ]
+
+
+def tournament_tables(*, tournament: Tournament) -> list[dict]:
+    """The tournament's tables in play: number, room table id, players with chips and the biggest stack."""
+    from tournaments.models import TournamentTable
+
+    links = TournamentTable.objects.filter(tournament=tournament, broken=False, table__is_open=True).order_by("number")
+    stacks: dict[int, list[int]] = {}
+    for table_id, chips in tournament.entries.filter(status=Entry.Status.PLAYING, table__isnull=False).values_list(
+        "table_id", "chips"
+    ):
+        stacks.setdefault(table_id, []).append(chips)
+    return [
+        {"number": link.number, "table": link.table_id, "players": len(stacks.get(link.table_id, [])),
+         "largest_stack": max(stacks.get(link.table_id, [0]))}
+        for link in links
+    ]  # fmt: skip

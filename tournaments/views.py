@@ -18,6 +18,7 @@ from tournaments.selectors import (
     tournament_list,
     tournament_payouts,
     tournament_standings,
+    tournament_tables,
 )
 
 
@@ -30,7 +31,7 @@ def _tournament_or_404(tournament_id: int):
 
 @require_GET
 def api_tournaments(request):
-    return JsonResponse(tournament_list(), safe=False)
+    return JsonResponse(tournament_list(user=request.user), safe=False)
 
 
 @require_GET
@@ -50,6 +51,7 @@ def tournament_page(request, tournament_id: int):
             "payouts": tournament_payouts(tournament=tournament),
             "standings": tournament_standings(tournament=tournament),
             "entry": entry_of(tournament=tournament, user=request.user),
+            "tables": tournament_tables(tournament=tournament),
         },
     )
 
@@ -59,11 +61,14 @@ def tournament_page(request, tournament_id: int):
 def register(request, tournament_id: int):
     tournament = _tournament_or_404(tournament_id)
     try:
-        services.tournament_register(tournament_id=tournament.pk, user=request.user)
+        entry = services.tournament_register(tournament_id=tournament.pk, user=request.user)
     except (TournamentError, CashierError) as error:
         messages.error(request, str(error))
     else:
         messages.success(request, _("You are registered for %(name)s.") % {"name": tournament.name})
+        entry.refresh_from_db()
+        if entry.table_id is not None:  # a sit-and-go that filled (a practice one, with house bots): play now
+            return redirect("table", table_id=entry.table_id)
     return redirect("tournaments:tournament", tournament_id=tournament.pk)
 
 
