@@ -293,6 +293,7 @@ def run(host: str, port: int) -> int:
         URLS_FILE.write_text(f"DATABASE_URL={env['DATABASE_URL']}\nREDIS_URL={env['REDIS_URL']}\n")
         _manage(env, "migrate", "--noinput", "-v", "0")
         _manage(env, "seed_demo")
+        _manage(env, "seed_tournaments")
         return env
 
     try:

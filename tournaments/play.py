@@ -235,6 +235,7 @@ def tournament_floor(*, tournament_id: int, now: datetime | None = None) -> dict
         level_advance(tournament=tournament, now=now)
         running = set(Hand.objects.filter(table_id__in=tables, status=Hand.Status.RUNNING)
                       .values_list("table_id", flat=True))
+        done["seated_late"] = _late_entries_seat(tournament=tournament, links=links, tables=tables, now=now)
         done["busts"] = _busts_settle(tournament=tournament, links=links, running=running, now=now)
         tournament.refresh_from_db()
         if tournament.status == Status.FINISHED:
@@ -271,6 +272,45 @@ def tournament_floor(*, tournament_id: int, now: datetime | None = None) -> dict
         if pause_left:
             transaction.on_commit(lambda: floor_later(tournament_id, delay=pause_left + 0.05))
     return done
+
+
+def _late_entries_seat(*, tournament: Tournament, links: list[TournamentTable], tables: dict[int, Table],
+                       now: datetime) -> int:
+    """Late registration: each entry made since the start gets the starting stack and a seat drawn at random
+    at the emptiest table (a new table when every seat is taken; balancing then fills it). They enter as new
+    players: dealt in at once unless on the button or the small blind."""
+    late = list(tournament.entries.filter(status=Entry.Status.REGISTERED).select_related("user").order_by("pk"))
+    for entry in late:
+        occupied: dict[int, set[int]] = {link.table_id: set() for link in links}
+        for table_id, number in Seat.objects.filter(table_id__in=occupied, user__isnull=False).values_list(
+                "table_id", "number"):
+            occupied[table_id].add(number)
+        free = [link for link in links if len(occupied[link.table_id]) < tables[link.table_id].seats]
+        if free:
+            fewest = min(len(occupied[link.table_id]) for link in free)
+            link = _rng.choice([link for link in free if len(occupied[link.table_id]) == fewest])
+        else:
+            number = max((link.number for link in TournamentTable.objects.filter(tournament=tournament)), default=0) + 1
+            level = tournament.blind_structure.schedule().level(max(1, tournament.level))
+            table = Table.objects.create(
+                name=_table_name(tournament, number), kind=Table.Kind.TOURNAMENT, game=tournament.game,
+                structure=tournament.structure, currency="play", chip=1, small_blind=level.small_blind,
+                big_blind=level.big_blind, ante=level.ante, min_buy_in=tournament.starting_stack,
+                max_buy_in=tournament.starting_stack, seats=tournament.seats_per_table,
+                action_seconds=max(5, tournament.action_seconds), time_bank_seconds=tournament.time_bank_seconds,
+            )
+            link = TournamentTable.objects.create(tournament=tournament, table=table, number=number)
+            links.append(link)
+            tables[table.id] = table
+            occupied[table.id] = set()
+        table = tables[link.table_id]
+        seat = _rng.choice([n for n in range(1, table.seats + 1) if n not in occupied[table.id]])
+        entry.status, entry.chips = Entry.Status.PLAYING, tournament.starting_stack
+        entry.save(update_fields=["status", "chips"])
+        _seat_fill(table=table, number=seat, entry=entry, tournament=tournament, now=now, just_posted_big_blind=False)
+        broadcast.table_publish_on_commit(table_id=table.id, events=[{
+            "event": "seat", "seat": seat, "player": {"name": entry.user.username, "bot": entry.user.is_bot}}])
+    return len(late)
 
 
 def _pause_left(*, table: Table, now: datetime, pause: float) -> float:

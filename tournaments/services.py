@@ -108,12 +108,13 @@ def tournament_register(
 
 
 def _bots_register(*, tournament: Tournament, now: datetime) -> int:
-    """A practice sit-and-go: house bots (labelled) take the seats left, so a newcomer plays at once. Each
-    pays its buy-in from its play wallet (funded from the issuer when short). Caller holds the lock."""
+    """A practice tournament: house bots (labelled) take the places left (a sit-and-go when a person registers,
+    so a newcomer plays at once; a multi-table at its start), each paying its buy-in from its play wallet
+    (funded from the issuer when short). Caller holds the lock."""
     from cashier.selectors import wallet_balances
     from tables.bots import house_bots
 
-    if tournament.kind != Tournament.Kind.SIT_AND_GO:
+    if not tournament.practice:
         return 0
     taken = set(tournament.entries.filter(status__in=Entry.IN_TOURNAMENT).values_list("user_id", flat=True))
     free = tournament.max_entrants - len(taken)
@@ -197,7 +198,12 @@ def tournament_start(*, tournament_id: int, now: datetime | None = None) -> Tour
         tournament = _locked(tournament_id)
         if tournament.status != Status.REGISTERING:
             raise WrongStatus(_("This tournament has already started or ended."))
+        people = tournament.entries.filter(status=Entry.Status.REGISTERED, user__is_bot=False).exists()
+        if tournament.practice and people:  # a practice multi-table: house bots fill the field at the start
+            _bots_register(tournament=tournament, now=now)
         entrants = tournament.entries.filter(status=Entry.Status.REGISTERED).count()
+        if tournament.practice:
+            practice_reopen(tournament=tournament, now=now)
         if entrants < tournament.min_entrants:
             reason = _("Too few entrants: %(entrants)s of the %(minimum)s needed.") % {
                 "entrants": entrants,
@@ -268,3 +274,18 @@ def _entry_finish(tournament: Tournament, entry: Entry, finish: Finish, now: dat
         idempotency_key=f"tournament-prize:{entry.pk}",
         memo=_("%(tournament)s: place %(place)s") % {"tournament": tournament.name, "place": finish.place},
     )
+
+
+def practice_reopen(*, tournament: Tournament, now: datetime) -> Tournament:
+    """A practice tournament starts (or is cancelled at its start): the same one opens again for the next
+    players, a sit-and-go at once, a multi-table an hour after this one's start."""
+    from datetime import timedelta
+
+    fields = ("name", "kind", "game", "structure", "currency", "buy_in", "fee", "starting_stack", "seats_per_table",
+              "blind_structure_id", "payout_table_id", "min_entrants", "max_entrants", "late_registration_levels",
+              "practice", "action_seconds", "time_bank_seconds")
+    copy = Tournament(**{field: getattr(tournament, field) for field in fields})
+    if tournament.kind == Tournament.Kind.MULTI_TABLE:
+        copy.starts_at = max(tournament.starts_at or now, now) + timedelta(hours=1)
+    copy.save()
+    return copy

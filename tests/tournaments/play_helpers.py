@@ -50,9 +50,13 @@ def tournament_tables(tournament: Tournament) -> list[Table]:
     return list(Table.objects.filter(tournament_table__tournament=tournament).order_by("id"))
 
 
-def check_chips(tournament: Tournament, entrants: int) -> None:
+def check_chips(tournament: Tournament, entrants: int | None = None) -> None:
+    """The chips of the players still in add up to the starting stacks of everyone seated so far (late
+    entries included)."""
     total = play.chips_in_play(tournament=tournament)
-    assert total == entrants * tournament.starting_stack, f"chips {total} != {entrants} x {tournament.starting_stack}"
+    seated = tournament.entries.filter(status__in=(Entry.Status.PLAYING, Entry.Status.FINISHED)).count()
+    assert entrants is None or seated == entrants
+    assert total == seated * tournament.starting_stack, f"chips {total} != {seated} x {tournament.starting_stack}"
 
 
 def _sizes(tournament: Tournament) -> dict[int, int]:
@@ -103,7 +107,7 @@ def _check_new_deals(tournament: Tournament, record: Record) -> None:
 def play_to_the_end(tournament: Tournament, *, rng: random.Random, max_actions: int = 200_000) -> Record:
     """Play the running tournament to its winner; returns what was seen. Fails on a stall."""
     tournament.refresh_from_db()
-    entrants = tournament.entries.filter(status__in=Entry.IN_TOURNAMENT).count()
+    entrants = None  # late entries may join: counted at each check
     record = Record()
     _floor(tournament, record)
     for _ in range(max_actions):

@@ -221,3 +221,30 @@ def test_on_the_bubble_tables_play_hand_for_hand_and_its_busts_count_together():
     assert record.hand_for_hand_seen or not record.bubbles
     tournament.refresh_from_db()
     assert tournament.status == Tournament.Status.FINISHED and pool_balance(tournament) == 0 and ledger_check().ok
+
+
+def test_late_registration_seats_new_entries_with_the_starting_stack_at_the_emptiest_table():
+    tournament = tournament_create(kind="mtt", seats=3, currency="play", buy_in=1_000, fee=0, max_entrants=20,
+                                   min_entrants=2, late_registration_levels=2, blind_structure=fast_structure(seconds=20))
+    players = [player_create() for _ in range(7)]  # three tables: 3, 2 and 2
+    for player in players:
+        services.tournament_register(tournament_id=tournament.pk, user=player)
+    services.tournament_start(tournament_id=tournament.pk)
+    play.tournament_floor(tournament_id=tournament.pk)
+    late = [player_create() for _ in range(2)]
+    for player in late:
+        services.tournament_register(tournament_id=tournament.pk, user=player)
+    play.tournament_floor(tournament_id=tournament.pk)
+    for player in late:
+        entry = Entry.objects.get(tournament=tournament, user=player)
+        assert entry.status == Entry.Status.PLAYING and entry.chips == tournament.starting_stack
+        assert Seat.objects.get(table_id=entry.table_id, number=entry.seat).user_id == player.pk
+    check_chips(tournament, 9)
+    sizes = sorted(Seat.objects.filter(table__tournament_table__tournament=tournament, user__isnull=False)
+                   .values_list("table_id", flat=True))
+    assert len(sizes) == 9
+    record = play_to_the_end(tournament, rng=random.Random(9))
+    assert not record.problems, record.problems[:5]
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.FINISHED and pool_balance(tournament) == 0 and ledger_check().ok
+    assert sum(tournament.entries.values_list("prize", flat=True)) == 9 * 1_000
