@@ -29,6 +29,8 @@ const FALLBACK = {
   t_you_finished: "You finished in place {place}.",
   t_you_finished_prize: "You finished in place {place} and won {prize}.",
   t_see_standings: "See the standings",
+  t_over: "The tournament is over.",
+  t_watching: "You are watching a tournament table.",
   fold: "Fold", check: "Check", call: "Call {amount}", bet: "Bet {amount}", raise: "Raise to {amount}",
   all_in: "All-in {amount}", show: "Show", muck: "Muck",
   preset_min: "Min", preset_half: "½ pot", preset_three_quarters: "¾ pot", preset_pot: "Pot", preset_all_in: "All-in",
@@ -788,6 +790,11 @@ export class TablePage {
     const blinds = this.t("blinds", { sb: formatCount(info.small_blind), bb: formatCount(info.big_blind) }) +
       (info.ante ? " · " + this.t("t_ante", { ante: formatCount(info.ante) }) : "");
     const link = h("a", { href: `/tournaments/${info.id}/`, class: "tournament-link", text: info.name });
+    if (info.status === "finished") {
+      E.tournamentBar.replaceChildren(link, " · ", h("span", { class: "t-over", text: this.t("t_over") }));
+      this.el.tournamentClock = null;
+      return;
+    }
     E.tournamentLevel = h("span", { class: "t-level", id: "t-level", text: this.t("t_level", { n: info.level }) });
     E.tournamentClock = h("span", { class: "t-clock", id: "t-clock" });
     const parts = [link, E.tournamentLevel, h("span", { class: "t-blinds", id: "t-blinds", text: blinds }), E.tournamentClock,
@@ -1390,6 +1397,12 @@ export class TablePage {
       return;
     }
     E.spectator.hidden = false;
+    const info = this.state && this.state.tournament;
+    if (info) { // nobody takes a seat at a tournament table: the tournament seats its players
+      E.spectator.replaceChildren(h("span", { text: this.t(info.status === "finished" ? "t_over" : "t_watching") }), " ",
+        h("a", { class: "button ghost", href: `/tournaments/${info.id}/`, text: this.t("t_see_standings") }));
+      return;
+    }
     if (!this.authenticated) {
       E.spectator.replaceChildren(h("span", { text: this.t("watching") }), " ",
         h("a", { id: "login-to-play", class: "button primary", href: this.loginUrl, text: this.t("login_to_play") }));
