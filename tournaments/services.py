@@ -44,6 +44,8 @@ def _locked(tournament_id: int) -> Tournament:
 def _registration_check(tournament: Tournament) -> None:
     if tournament.status == Status.REGISTERING:
         return
+    if tournament.status == Status.RUNNING and tournament.kind == Tournament.Kind.SIT_AND_GO:
+        raise TournamentFull(_("This tournament is full."))  # it started when its last seat was taken
     late = (
         tournament.status == Status.RUNNING
         and tournament.kind == Tournament.Kind.MULTI_TABLE

@@ -79,8 +79,10 @@ def test_a_full_or_started_tournament_takes_nobody(db):
     players = [eur_player() for _ in range(3)]
     for player in players[:2]:
         services.tournament_register(tournament_id=tournament.pk, user=player)
+    # A sit-and-go starts when full: the third player finds it under way, and nobody unregisters now.
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.RUNNING
     assert "full" in refused(tournament, players[2], TournamentFull)
-    services.tournament_start(tournament_id=tournament.pk)
     with pytest.raises(RegistrationClosed):
         services.tournament_unregister(tournament_id=tournament.pk, user=players[0])
     refused(tournament, players[2], RegistrationClosed)
@@ -128,9 +130,8 @@ def test_staff_cancel_a_tournament_that_has_not_started_only(sit_and_go):
 def test_a_sit_and_go_of_six_pays_65_35_to_the_cent_and_empties_the_pool(db):
     tournament = tournament_create(buy_in=1_001, fee=99)
     players = [eur_player(2_000) for _ in range(6)]
-    for player in players:
+    for player in players:  # the sixth fills it: it starts
         services.tournament_register(tournament_id=tournament.pk, user=player)
-    services.tournament_start(tournament_id=tournament.pk)
     entries = {e.user_id: e for e in tournament.entries.all()}
     assert {e.chips for e in entries.values()} == {1_500}
     assert pool_of(tournament) == 6_006
@@ -186,7 +187,7 @@ def test_two_players_racing_for_the_last_seat_one_gets_it():
     for thread in threads:
         thread.join(30)
     assert sorted(outcomes.values()) == ["TournamentFull", "registered"]
-    assert tournament.entries.filter(status=Entry.Status.REGISTERED).count() == 2
+    assert tournament.entries.filter(status__in=Entry.IN_TOURNAMENT).count() == 2
     assert pool_of(tournament) == 2_000
     loser = next(p for p in racers if outcomes[p.pk] != "registered")
     assert wallet_balances(user=loser)["eur"] == 1_100
