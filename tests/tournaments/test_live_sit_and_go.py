@@ -106,3 +106,65 @@ def test_a_sit_and_go_is_played_to_its_winner_over_websockets(live_room_with_bea
     told = {p["player"]: (p["place"], p["prize"]) for event in finished for p in event["places"]}
     assert told == {e.user.username: (e.place, e.prize) for e in entries}, "everyone was told their place and prize"
     assert not Entry.objects.filter(tournament=tournament, table__isnull=False).exists()
+
+
+def test_a_worker_killed_mid_tournament_is_replaced_and_the_levels_keep_their_times(live_room_with_beat):
+    """The only worker (with beat) is killed (SIGKILL) during a sit-and-go; a new one starts; the tournament
+    plays on to its winner, and every hand was dealt at the blinds of the level in force when it was dealt,
+    counted from the stored start of level 1."""
+    from datetime import timedelta
+
+    room = live_room_with_beat
+    tournament = tournament_create(seats=3, buy_in=1_000, fee=100, blind_structure=fast_structure(seconds=4),
+                                   action_seconds=10)
+    players = [eur_player(10_000) for _ in range(3)]
+    for player in players:
+        services.tournament_register(tournament_id=tournament.pk, user=player)
+    table_id = TournamentTable.objects.get(tournament=tournament).table_id
+    cookies = [session_cookie_for(p) for p in players]
+    worker = next(p for p in room.processes if p.name == "worker")
+
+    async def player_program(index: int) -> None:
+        rng = random.Random(100 + index)
+        name = players[index].username
+        async with TableClient(room, table_id, session=cookies[index]) as client:
+            while True:
+                message = await client.recv(timeout=120)
+                if message["type"] == "event" and message["event"] == "places":
+                    if any(p["player"] == name for p in message["places"]):
+                        return
+                if message["type"] == "state" and message.get("legal") and message["hand"] is not None:
+                    hand = message["hand"]
+                    # Cautious until the worker has been replaced: a few hands are played meanwhile.
+                    action = aggressive(message["legal"], rng) if hands_seen[0] >= 4 else (
+                        "check" if any(i["action"] == "check" for i in message["legal"]) else "call")
+                    await client.send(type="act", action=action, hand_id=hand["id"], action_no=hand["action_no"])
+
+    hands_seen = [0]
+
+    async def spectator() -> None:
+        async with TableClient(room, table_id) as client:
+            while True:
+                message = await client.recv(timeout=120)
+                if message["type"] == "event" and message["event"] == "hand_ended":
+                    hands_seen[0] += 1
+                    if hands_seen[0] == 2:  # kill the worker in the pause before the next deal
+                        await asyncio.to_thread(worker.kill)
+                        await asyncio.sleep(1.0)
+                        await asyncio.to_thread(room.start_worker, beat=True)
+                if message["type"] == "event" and message["event"] == "places" and message["finished"]:
+                    return
+
+    async def scenario():
+        await asyncio.gather(spectator(), *(player_program(i) for i in range(3)))
+
+    asyncio.run(scenario())
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.FINISHED and pool_balance(tournament) == 0 and ledger_check().ok
+    assert hands_seen[0] > 2, "hands were played after the worker was replaced"
+    schedule = tournament.blind_structure.schedule()
+    for hand in Hand.objects.filter(table_id=table_id).order_by("number"):
+        elapsed = (hand.started_at - tournament.started_at).total_seconds()
+        allowed = {schedule.clock_at(elapsed_seconds=max(0, int(elapsed - lag))).level.big_blind for lag in (0, 1, 2)}
+        assert hand.config["big_blind"] in allowed, (hand.number, elapsed, hand.config["big_blind"], allowed)
+    assert tournament.started_at + timedelta(seconds=4 * (tournament.level - 1)) == tournament.level_started_at
