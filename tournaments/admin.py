@@ -9,7 +9,15 @@ from cashier.errors import CashierError
 from cashier.templatetags.money import format_amount
 from tournaments import services
 from tournaments.errors import TournamentError
-from tournaments.models import BlindLevel, BlindStructure, Entry, PayoutBand, PayoutTable, Tournament
+from tournaments.models import (
+    BlindLevel,
+    BlindStructure,
+    Entry,
+    PayoutBand,
+    PayoutTable,
+    Tournament,
+    TournamentTable,
+)
 
 
 class BlindLevelInline(admin.TabularInline):
@@ -49,6 +57,19 @@ class EntryInline(admin.TabularInline):
         return "" if obj.prize is None else format_amount(obj.prize, obj.tournament.currency)
 
 
+class TournamentTableInline(admin.TabularInline):
+    """The tournament's tables (room tables dealt by its floor): read-only."""
+
+    model = TournamentTable
+    fields = ("number", "table", "round", "broken")
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+
 @admin.register(Tournament)
 class TournamentAdmin(admin.ModelAdmin):
     list_display = (
@@ -64,8 +85,8 @@ class TournamentAdmin(admin.ModelAdmin):
     )
     list_filter = ("status", "kind", "currency", "practice")
     search_fields = ("name",)
-    readonly_fields = ("status", "level", "started_at", "finished_at", "cancelled_reason")
-    inlines = [EntryInline]
+    readonly_fields = ("status", "level", "level_started_at", "started_at", "finished_at", "cancelled_reason")
+    inlines = [TournamentTableInline, EntryInline]
     actions = ["cancel_with_refunds"]
 
     @admin.display(description=gettext_lazy("buy-in"), ordering="buy_in")
