@@ -168,3 +168,65 @@ def test_a_worker_killed_mid_tournament_is_replaced_and_the_levels_keep_their_ti
         allowed = {schedule.clock_at(elapsed_seconds=max(0, int(elapsed - lag))).level.big_blind for lag in (0, 1, 2)}
         assert hand.config["big_blind"] in allowed, (hand.number, elapsed, hand.config["big_blind"], allowed)
     assert tournament.started_at + timedelta(seconds=4 * (tournament.level - 1)) == tournament.level_started_at
+
+
+def test_a_multi_table_starts_at_its_time_and_players_follow_their_moves_to_the_winner(live_room_with_beat):
+    """Nine players on three 3-seat tables: the beat sweep starts it at its time; each player's program follows
+    the `moved` events naming them to their new table's WebSocket, until the tournament tells them their place."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    room = live_room_with_beat
+    tournament = tournament_create(kind="mtt", seats=3, buy_in=1_000, fee=100, max_entrants=9, min_entrants=2,
+                                   blind_structure=fast_structure(seconds=5), action_seconds=10,
+                                   starts_at=timezone.now() + timedelta(hours=1))
+    players = [eur_player(10_000) for _ in range(9)]
+    for player in players:
+        services.tournament_register(tournament_id=tournament.pk, user=player)
+    Tournament.objects.filter(pk=tournament.pk).update(starts_at=timezone.now())
+    cookies = [session_cookie_for(p) for p in players]
+    moves_followed = []
+
+    async def table_of(index: int) -> int:
+        for _ in range(100):
+            entry = await asyncio.to_thread(lambda: Entry.objects.get(tournament=tournament, user=players[index]))
+            if entry.table_id:
+                return entry.table_id
+            await asyncio.sleep(0.2)
+        raise AssertionError("never seated")
+
+    async def player_program(index: int) -> None:
+        rng = random.Random(200 + index)
+        name = players[index].username
+        table_id = await table_of(index)
+        while True:
+            async with TableClient(room, table_id, session=cookies[index]) as client:
+                while True:
+                    message = await client.recv(timeout=120)
+                    if message["type"] == "event" and message["event"] == "places":
+                        if any(p["player"] == name for p in message["places"]):
+                            return
+                    if message["type"] == "event" and message["event"] == "moved" and message["player"] == name:
+                        moves_followed.append((name, table_id, message["table"]))
+                        table_id = message["table"]
+                        break
+                    if message["type"] == "state" and message.get("legal") and message["hand"] is not None:
+                        hand = message["hand"]
+                        await client.send(type="act", action=aggressive(message["legal"], rng), hand_id=hand["id"],
+                                          action_no=hand["action_no"])
+
+    async def scenario():
+        await asyncio.gather(*(player_program(i) for i in range(9)))
+
+    asyncio.run(scenario())
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.FINISHED and pool_balance(tournament) == 0 and ledger_check().ok
+    assert sum(tournament.entries.values_list("prize", flat=True)) == 9 * 1_000
+    assert moves_followed, "players were moved (a table broken or balanced) and followed their move"
+    user_of = {p.username: p.pk for p in players}
+    moved_on = {(name, old) for name, old, _new in moves_followed}
+    for name, _old, new in moves_followed:  # at the new table they were dealt in (or moved on before a hand)
+        dealt = any(p["user"] == user_of[name] for hand in Hand.objects.filter(table_id=new)
+                    for p in hand.players.values())
+        assert dealt or (name, new) in moved_on, (name, new)
