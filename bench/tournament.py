@@ -58,6 +58,7 @@ class Figures:
         self.table_hand: dict[int, int] = {}
         self.stalls: set[int] = set()
         self.errors: defaultdict[str, int] = defaultdict(int)
+        self.current: dict[str, int] = {}  # player -> the table they sit at now
 
 
 async def bot(*, url: str, origin: str, player, first_table: int, figures: Figures, rng: random.Random,
@@ -65,6 +66,7 @@ async def bot(*, url: str, origin: str, player, first_table: int, figures: Figur
     import websockets
 
     table_id = first_table
+    figures.current[player.name] = table_id
     while time.monotonic() < deadline:
         headers = {"Cookie": f"sessionid={player.session}"}
         async with websockets.connect(f"{url}/ws/tables/{table_id}/", origin=origin, additional_headers=headers,
@@ -85,7 +87,11 @@ async def bot(*, url: str, origin: str, player, first_table: int, figures: Figur
                     continue
                 if kind == "event":
                     event = message.get("event")
+                    if pending is not None and event == "hand_ended":  # our decision ended the hand
+                        figures.latencies.append(now - pending[2])
+                        pending = None
                     if event == "places" and any(p["player"] == player.name for p in message["places"]):
+                        figures.current.pop(player.name, None)
                         return
                     if event == "moved" and message["player"] == player.name:
                         figures.moves += 1
@@ -114,14 +120,16 @@ async def bot(*, url: str, origin: str, player, first_table: int, figures: Figur
                                               **choice}))
                     pending = (hand["id"], hand["action_no"], time.monotonic())
             table_id = moved_to
+            figures.current[player.name] = table_id
 
 
 async def watch_stalls(figures: Figures, finished: asyncio.Event) -> None:
     while not finished.is_set():
         await asyncio.sleep(5)
         now = time.monotonic()
+        occupied = set(figures.current.values())  # tables broken or finished have nobody left to play
         for table_id, seen in list(figures.last_message.items()):
-            if now - seen > STALL_SECONDS and figures.table_hand.get(table_id) is not None:
+            if table_id in occupied and now - seen > STALL_SECONDS:
                 figures.stalls.add(table_id)
 
 
