@@ -6,6 +6,10 @@ them, then loads the hand from its log, asks the engine, stores the result, and 
 the next timer to `transaction.on_commit`: a rolled-back change never reaches a client or a timer.
 
 Seat numbers: the database, the protocol and the page count seats from 1; the engine counts from 0.
+
+Chips: stacks come from the table's chip store and a finished hand's settlement goes to it (`tables.chips`):
+the ledger at cash tables, a tournament's own counts at tournament tables, which their tournament seats and
+deals (`hand_deal(by_tournament=True)`); players there cannot take a seat, leave, sit out or top up.
 """
 
 from __future__ import annotations
