@@ -24,7 +24,7 @@ from collections.abc import Mapping
 from datetime import datetime, timedelta
 
 from django.db import transaction
-from django.db.models import F, Sum
+from django.db.models import Count, F, Max, Q, Sum
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -109,16 +109,16 @@ def table_tournament_fields(*, table: Table) -> dict | None:
     if link is None:
         return None
     tournament = link.tournament
-    entries = list(
-        Entry.objects.filter(tournament=tournament, status__in=Entry.IN_TOURNAMENT).values_list(
-            "status", "chips", "table_id", "seat"
-        )
-    )
-    playing = [(chips, table_id, seat) for status, chips, table_id, seat in entries if status == Entry.Status.PLAYING]
-    ranked = sorted((chips for chips, _t, _s in playing), reverse=True)
-    places = {
-        str(seat): ranked.index(chips) + 1 for chips, table_id, seat in playing if table_id == table.id and seat
-    }
+    seated = list(Entry.objects.filter(table=table, status=Entry.Status.PLAYING, seat__isnull=False)
+                  .values_list("seat", "chips"))
+    playing = Q(status=Entry.Status.PLAYING)
+    figures = Entry.objects.filter(tournament=tournament).aggregate(
+        entrants=Count("pk", filter=Q(status__in=Entry.IN_TOURNAMENT)), left=Count("pk", filter=playing),
+        chips_total=Sum("chips", filter=playing, default=0),
+        **{f"above_{seat}": Count("pk", filter=playing & Q(chips__gt=chips)) for seat, chips in seated},
+    )  # one statement, whatever the field: a place is one more than the players with more chips
+    places = {str(seat): figures[f"above_{seat}"] + 1 for seat, _chips in seated}
+    left = figures["left"]
     level = next_at = None
     if tournament.level:
         schedule = tournament.blind_structure.schedule()
@@ -135,9 +135,9 @@ def table_tournament_fields(*, table: Table) -> dict | None:
         "big_blind": level.big_blind if level else table.big_blind,
         "ante": level.ante if level else table.ante,
         "next_level_at": next_at,
-        "entrants": len(entries),
-        "players_left": len(playing),
-        "average_stack": sum(chips for chips, _t, _s in playing) // len(playing) if playing else 0,
+        "entrants": figures["entrants"],
+        "players_left": left,
+        "average_stack": figures["chips_total"] // left if left else 0,
         "places": places,
         "hand_for_hand": tournament.hand_for_hand_round > 0,
         "currency": tournament.currency,
@@ -251,6 +251,8 @@ def tournament_floor(*, tournament_id: int, now: datetime | None = None) -> dict
         round_now = _hand_for_hand_round(tournament=tournament, tables=list(after.values()))
         done["hand_for_hand"] = round_now
         pause_left = 0.0
+        ended = dict(Hand.objects.filter(table_id__in=[link.table_id for link in links]).values("table_id")
+                     .annotate(last=Max("ended_at")).values_list("table_id", "last"))
         for link in links:
             table = tables[link.table_id]
             if after[link.number].in_hand:  # in a hand, or its busts wait for the hand-for-hand round's end
@@ -258,7 +260,7 @@ def tournament_floor(*, tournament_id: int, now: datetime | None = None) -> dict
             gate = table_gate(tables=list(after.values()), table=link.number, hand_for_hand_round=round_now)
             if gate != Gate.DEAL:
                 continue
-            wait = _pause_left(table=table, now=now, pause=table_services.DEAL_PAUSE_SECONDS)
+            wait = _pause_left(ended=ended.get(table.id), now=now, pause=table_services.DEAL_PAUSE_SECONDS)
             if wait > 0:
                 pause_left = max(pause_left, wait)
                 continue
@@ -313,8 +315,8 @@ def _late_entries_seat(*, tournament: Tournament, links: list[TournamentTable], 
     return len(late)
 
 
-def _pause_left(*, table: Table, now: datetime, pause: float) -> float:
-    ended = Hand.objects.filter(table=table).order_by("-number").values_list("ended_at", flat=True).first()
+def _pause_left(*, ended: datetime | None, now: datetime, pause: float) -> float:
+    """Seconds until a table whose last hand ended at `ended` may deal (players see how a hand ended)."""
     if ended is None:
         return 0.0
     left = pause - (now - ended).total_seconds()

@@ -116,6 +116,15 @@ def test_tournament_hands_never_touch_the_ledger_and_take_no_rake():
     assert Transfer.objects.count() == transfers, "a tournament hand moves no money"
     chips = sorted(Entry.objects.filter(tournament=tournament).values_list("chips", flat=True))
     assert sum(chips) == 2 * tournament.starting_stack and chips[0] < chips[1]
+    # What the table's state tells everyone: the level, the field, the average stack, each seat's place.
+    from tables.state import table_snapshot
+
+    table.refresh_from_db()
+    info = table_snapshot(table=table, hand=None, state=None)["tournament"]
+    by_seat = dict(Entry.objects.filter(tournament=tournament).values_list("seat", "chips"))
+    assert info["id"] == tournament.pk and info["level"] == 1 and info["next_level_at"]
+    assert (info["entrants"], info["players_left"], info["average_stack"]) == (2, 2, tournament.starting_stack)
+    assert info["places"] == {str(seat): 1 if stack == chips[1] else 2 for seat, stack in by_seat.items()}
 
 
 def test_players_of_a_tournament_table_cannot_leave_sit_out_or_take_a_seat():
