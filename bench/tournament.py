@@ -67,10 +67,20 @@ async def bot(*, url: str, origin: str, player, first_table: int, figures: Figur
 
     table_id = first_table
     figures.current[player.name] = table_id
+    await asyncio.sleep(rng.random() * 5)  # a field connecting over a few seconds, not in one instant
     while time.monotonic() < deadline:
         headers = {"Cookie": f"sessionid={player.session}"}
-        async with websockets.connect(f"{url}/ws/tables/{table_id}/", origin=origin, additional_headers=headers,
-                                      max_size=2**22) as ws:
+        for attempt in range(20):  # a handshake refused under the first rush is tried again, as a browser would
+            try:
+                ws = await websockets.connect(f"{url}/ws/tables/{table_id}/", origin=origin,
+                                              additional_headers=headers, max_size=2**22)
+                break
+            except (TimeoutError, OSError, websockets.exceptions.InvalidMessage, websockets.exceptions.InvalidStatus):
+                figures.errors["connect_retry"] += 1
+                await asyncio.sleep(0.5 + attempt * 0.5)
+        else:
+            raise RuntimeError(f"{player.name} could not connect to table {table_id}")
+        async with ws:
             pending: tuple[int, int, float] | None = None
             moved_to = None
             while moved_to is None:
