@@ -189,8 +189,9 @@ def run(args, results: dict) -> bool:
         tournament, players = tournament_prepare(entrants=args.entrants, seats=args.seats,
                                                  level_seconds=args.level_seconds)
         log(f"{args.entrants} entrants registered")
-        room.start_worker(beat=True)
+        room.workers.append(room.start_worker(beat=True))
         web = room.start_daphne()
+        room.daphnes.append(web)  # stopped with the room, whatever happens
         url, origin = f"ws://127.0.0.1:{web.port}", f"http://127.0.0.1:{web.port}"
         Tournament.objects.filter(pk=tournament.pk).update(starts_at=timezone.now())
         started = time.monotonic()

@@ -5,6 +5,7 @@ import logging
 from celery import shared_task
 
 from tournaments import play, services
+from tournaments.errors import WrongStatus
 
 log = logging.getLogger(__name__)
 
@@ -25,6 +26,8 @@ def tournaments_sweep() -> dict:
     for tournament_id in starting:
         try:
             services.tournament_start(tournament_id=tournament_id)
+        except WrongStatus:
+            pass  # started meanwhile (the sweep before this one was still at it): nothing to do
         except Exception:  # noqa: BLE001 - logged with its traceback; the others go on
             log.exception("sweep: the start of tournament %s failed", tournament_id)
             failed += 1
