@@ -124,6 +124,15 @@ def test_a_worker_killed_mid_tournament_is_replaced_and_the_levels_keep_their_ti
     cookies = [session_cookie_for(p) for p in players]
     worker = next(p for p in room.processes if p.name == "worker")
 
+    def kill_worker_and_its_beat() -> None:
+        """SIGKILL to the worker's whole process group: the worker and the beat it runs as a child (`-B`), as
+        when its machine dies; nothing of it is left behind."""
+        import os
+        import signal
+
+        os.killpg(worker.pid, signal.SIGKILL)
+        worker.proc.wait(timeout=10)
+
     async def player_program(index: int) -> None:
         rng = random.Random(100 + index)
         name = players[index].username
@@ -149,7 +158,7 @@ def test_a_worker_killed_mid_tournament_is_replaced_and_the_levels_keep_their_ti
                 if message["type"] == "event" and message["event"] == "hand_ended":
                     hands_seen[0] += 1
                     if hands_seen[0] == 2:  # kill the worker in the pause before the next deal
-                        await asyncio.to_thread(worker.kill)
+                        await asyncio.to_thread(kill_worker_and_its_beat)
                         await asyncio.sleep(1.0)
                         await asyncio.to_thread(room.start_worker, beat=True)
                 if message["type"] == "event" and message["event"] == "places" and message["finished"]:
