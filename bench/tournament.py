@@ -87,7 +87,10 @@ async def bot(*, url: str, origin: str, player, first_table: int, figures: Figur
                 left = deadline - time.monotonic()
                 if left <= 0:
                     return
-                message = json.loads(await asyncio.wait_for(ws.recv(), timeout=left))
+                try:
+                    message = json.loads(await asyncio.wait_for(ws.recv(), timeout=min(left, 5.0)))
+                except TimeoutError:
+                    continue  # a quiet table: look at the deadline again
                 now = time.monotonic()
                 figures.last_message[table_id] = now
                 kind = message.get("type")
@@ -111,6 +114,17 @@ async def bot(*, url: str, origin: str, player, first_table: int, figures: Figur
                     continue
                 if kind != "state":
                     continue
+                if not any(s.get("player") and s["player"]["name"] == player.name for s in message["seats"]):
+                    # Not seated here: moved while (re)connecting, the `moved` event unseen. Ask where, as the
+                    # browser's page asks the tournament list.
+                    where = await asyncio.to_thread(table_now, player.user_id)
+                    if where is None:  # out of the tournament (its `places` event missed too)
+                        figures.current.pop(player.name, None)
+                        return
+                    if where != table_id:
+                        figures.errors["found_moved"] += 1
+                        moved_to = where  # the loop ends: the bot goes there
+                    continue
                 hand = message.get("hand")
                 info = message.get("tournament") or {}
                 if hand is not None and figures.table_hand.get(table_id) != hand["id"]:
@@ -131,6 +145,19 @@ async def bot(*, url: str, origin: str, player, first_table: int, figures: Figur
                     pending = (hand["id"], hand["action_no"], time.monotonic())
             table_id = moved_to
             figures.current[player.name] = table_id
+
+
+def table_now(user_id: int) -> int | None:
+    """Where the player sits now in the running tournament (None: out of it)."""
+    from django.db import connection
+
+    from tournaments.models import Entry
+
+    try:
+        return Entry.objects.filter(user_id=user_id, status=Entry.Status.PLAYING).values_list(
+            "table_id", flat=True).first()
+    finally:
+        connection.close()
 
 
 async def watch_stalls(figures: Figures, finished: asyncio.Event) -> None:

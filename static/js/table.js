@@ -30,6 +30,7 @@ const FALLBACK = {
   t_you_finished_prize: "You finished in place {place} and won {prize}.",
   t_see_standings: "See the standings",
   t_over: "The tournament is over.",
+  t_your_table: "Go to your table",
   t_watching: "You are watching a tournament table.",
   fold: "Fold", check: "Check", call: "Call {amount}", bet: "Bet {amount}", raise: "Raise to {amount}",
   all_in: "All-in {amount}", show: "Show", muck: "Muck",
@@ -724,6 +725,31 @@ export class TablePage {
     }
     this.setTimer(state, serverTime, receivedAt);
     this.render();
+    this.findMyTournamentTable();
+  }
+
+  /** At a tournament table where you are not (or no longer) seated: were you moved while your connection was
+   * down? The tournament list says where you play (`your_table`); the page follows you there if you sat here,
+   * else the spectator bar offers the link. Asked at most every 10 s. */
+  async findMyTournamentTable() {
+    const info = this.state && this.state.tournament;
+    if (this.me) this.wasSeatedHere = true;
+    if (!info || info.status !== "running" || !this.authenticated || this.me || this.followTo) return;
+    const now = Date.now();
+    if (this.lastTableLookup && now - this.lastTableLookup < 10000) return;
+    this.lastTableLookup = now;
+    try {
+      const answer = await fetch("/api/tournaments/", { credentials: "same-origin", headers: { Accept: "application/json" } });
+      if (!answer.ok) return;
+      const row = (await answer.json()).find((t) => t.id === info.id);
+      const mine = row && row.you === "playing" ? row.your_table : null;
+      if (!mine || mine === this.currentTable().id) return;
+      if (this.wasSeatedHere) this.follow(mine);
+      else this.myTournamentTable = mine;
+      this.renderSpectatorBar();
+    } catch (e) {
+      // offline for a moment: the next state asks again
+    }
   }
 
   mySeat() {
@@ -1400,7 +1426,9 @@ export class TablePage {
     const info = this.state && this.state.tournament;
     if (info) { // nobody takes a seat at a tournament table: the tournament seats its players
       E.spectator.replaceChildren(h("span", { text: this.t(info.status === "finished" ? "t_over" : "t_watching") }), " ",
-        h("a", { class: "button ghost", href: `/tournaments/${info.id}/`, text: this.t("t_see_standings") }));
+        this.myTournamentTable
+          ? h("a", { class: "button primary", id: "go-to-my-table", href: `/tables/${this.myTournamentTable}/`, text: this.t("t_your_table") })
+          : h("a", { class: "button ghost", href: `/tournaments/${info.id}/`, text: this.t("t_see_standings") }));
       return;
     }
     if (!this.authenticated) {

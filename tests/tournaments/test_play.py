@@ -234,7 +234,7 @@ def test_on_the_bubble_tables_play_hand_for_hand_and_its_busts_count_together():
 
 def test_late_registration_seats_new_entries_with_the_starting_stack_at_the_emptiest_table():
     tournament = tournament_create(kind="mtt", seats=3, currency="play", buy_in=1_000, fee=0, max_entrants=20,
-                                   min_entrants=2, late_registration_levels=2, blind_structure=fast_structure(seconds=20))
+                                   min_entrants=2, late_registration_levels=2, blind_structure=fast_structure(seconds=8))
     players = [player_create() for _ in range(7)]  # three tables: 3, 2 and 2
     for player in players:
         services.tournament_register(tournament_id=tournament.pk, user=player)
