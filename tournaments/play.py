@@ -24,7 +24,7 @@ from collections.abc import Mapping
 from datetime import datetime, timedelta
 
 from django.db import transaction
-from django.db.models import Count, F, Max, Q, Sum
+from django.db.models import Count, Exists, F, Max, OuterRef, Q, Sum
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -46,6 +46,7 @@ from tournaments.rules.seating import (
 log = logging.getLogger(__name__)
 
 _rng = random.SystemRandom()
+SWEEP_GRACE_SECONDS = 2.0
 Status = Tournament.Status
 
 
@@ -492,12 +493,24 @@ def _moves_apply(*, tournament: Tournament, rebalance, links: list[TournamentTab
 
 
 def tournaments_due(*, now: datetime | None = None) -> tuple[list[int], list[int]]:
-    """Multi-table tournaments whose start time has come (to start), and running tournaments (their floor
-    runs every few seconds whatever else happens: a worker killed with the next deal in memory)."""
+    """Multi-table tournaments whose start time has come (to start), and running tournaments whose floor has
+    something waiting for it (a worker killed with the next deal in memory, a late entry)."""
     now = now or timezone.now()
     starting = list(Tournament.objects.filter(status=Status.REGISTERING, kind=Tournament.Kind.MULTI_TABLE,
                                               starts_at__lte=now).values_list("pk", flat=True))
-    running = list(Tournament.objects.filter(status=Status.RUNNING).values_list("pk", flat=True))
+    # The floor runs after every hand by itself; the sweep runs it only where something waits for it: a table
+    # between hands whose last hand ended more than a few seconds ago (or never dealt), or a late entry. So
+    # it does not take every table's lock every few seconds for nothing.
+    from tables.services import DEAL_PAUSE_SECONDS
+
+    quiet = now - timedelta(seconds=DEAL_PAUSE_SECONDS + SWEEP_GRACE_SECONDS)
+    running_hand = Hand.objects.filter(table_id=OuterRef("table_id"), status=Hand.Status.RUNNING)
+    recent_end = Hand.objects.filter(table_id=OuterRef("table_id"), ended_at__gt=quiet)
+    waiting = TournamentTable.objects.filter(tournament=OuterRef("pk"), broken=False, table__is_open=True).filter(
+        ~Exists(running_hand), ~Exists(recent_end))
+    late = Entry.objects.filter(tournament=OuterRef("pk"), status=Entry.Status.REGISTERED)
+    running = list(Tournament.objects.filter(status=Status.RUNNING).filter(Q(Exists(waiting)) | Q(Exists(late)))
+                   .values_list("pk", flat=True))
     return starting, running
 
 
