@@ -132,8 +132,8 @@ async def bot(*, url: str, origin: str, player, first_table: int, figures: Figur
                         figures.h4h_waits.append(max(0.0, now - figures.table_ended.pop(table_id) - 3.0))
                     figures.table_hand[table_id] = hand["id"]
                 figures.table_h4h[table_id] = bool(info.get("hand_for_hand"))
-                if pending is not None and hand is not None and (
-                        hand["id"] != pending[0] or hand["action_no"] > pending[1]):
+                if pending is not None and (hand is None or hand["id"] != pending[0]
+                                            or hand["action_no"] > pending[1]):  # None: a show or muck done
                     figures.latencies.append(now - pending[2])
                     pending = None
                 if message.get("legal") and hand is not None:
