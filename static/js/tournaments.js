@@ -95,13 +95,14 @@ class TournamentList {
         { dateStyle: "short", timeStyle: "short" }) : this.t("when_full");
       const name = h("td", { class: "name" }, h("a", { href: `/tournaments/${t.id}/`, text: t.name }), " ",
         h("small", { class: "dim", text: this.t(`kind_${t.kind}`) }),
+        t.practice ? " " : null,
         t.practice ? h("span", { class: "bot-tag", title: this.t("practice_title"), text: this.t("practice") }) : null);
       return h("tr", { class: "tournament-row", "data-tournament-id": t.id, "data-status": t.status }, name,
         h("td", { text: `${this.t(`structure_${t.structure}`)} ${this.t(`game_${t.game}`)}` }),
         h("td", { class: "status", text: this.t(`status_${t.status}`) }),
         h("td", { class: "entrants", text: `${t.entrants}/${t.max_entrants}` }),
         h("td", { class: "num pool", text: money(t.prize_pool) }),
-        h("td", { class: "buyin", text: this.t("fee", { buy_in: money(t.buy_in), fee: money(t.fee) }) }),
+        h("td", { class: "buyin", text: t.fee ? this.t("fee", { buy_in: money(t.buy_in), fee: money(t.fee) }) : money(t.buy_in) }),
         h("td", { class: "speed", text: this.t(`speed_${t.speed}`) }),
         h("td", { class: "num level", text: t.level ? String(t.level) : "–" }),
         h("td", { class: "num left", text: t.status === "running" ? String(t.players_left) : "–" }),
