@@ -618,21 +618,27 @@ def _finish_on_view(*, view: held.TableView, state: EngineHand, events, action: 
 
 def _winner_choice(*, table: Table, user, hand_id: int, action_no: int, action: str) -> None:
     """The uncontested winner of the table's last hand shows (or mucks) before the next deal. The money is
-    already settled; the hand's log, the cards shown and the public openings change. Caller holds the lock."""
+    already settled; the hand's log, the cards shown and the public openings change. Caller holds the lock.
+
+    Only the player (the user, not whoever sits in that chair now) who won the hand, still seated, and only
+    while it is the table's latest hand: once the next hand is dealt a finished hand's record never changes."""
     hand = Hand.objects.filter(pk=hand_id, table=table, status=Hand.Status.COMPLETE).first()
     seat = _seat_of(table=table, user=user)
     if hand is None or seat is None or hand.action_no != action_no:
         raise TableError("stale", _("That hand is over."))
+    if Hand.objects.filter(table=table, number__gt=hand.number).exists():
+        raise TableError("stale", _("That hand is over."))
+    own = next((int(s) for s, player in hand.players.items() if player.get("user") == user.id), None)
     state = hand_engine(hand=hand, table=table)
-    if state.winner_may_show != seat.number - 1:
+    if own is None or state.winner_may_show != own or own != seat.number - 1:
         _remember(hand.id, state)
         raise TableError("stale", _("That hand is over."))
     try:
-        events = state.act(Action(seat=seat.number - 1, kind=action))
+        events = state.act(Action(seat=own, kind=action))
     except IllegalAction as refused:
         raise TableError(refused.code, _refusal_text(refused, state=state, table=table)) from None
     transaction.on_commit(lambda: _remember(hand.id, state))
-    hand.actions = [*hand.actions, {"seat": seat.number - 1, "action": action}]
+    hand.actions = [*hand.actions, {"seat": own, "action": action}]
     hand.result = {
         **hand.result,
         "shown": {str(s + 1): cards for s, cards in state.shown_cards().items()},
