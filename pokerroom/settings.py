@@ -3,22 +3,25 @@
 Environment variables:
   DATABASE_URL   postgresql://user:pass@host:port/name (a socket directory may be given percent-encoded as host)
   REDIS_URL      redis://host:port/db — channel layer, Celery broker and results, cache
-  SECRET_KEY     required when DEBUG=0
-  DEBUG          1 (default) or 0
+  SECRET_KEY     default: generated once and kept in var/secret_key (SECRET_KEY_FILE names another file)
+  DEBUG          0 (default) or 1: Django's debug pages, for development only
   ALLOWED_HOSTS  comma-separated, default "localhost,127.0.0.1,[::1]"
   CSRF_TRUSTED_ORIGINS  comma-separated origins (https://poker.example.com) behind a proxy
-  SECURE_SSL     1 when served over HTTPS behind a proxy (default: the opposite of DEBUG)
+  SECURE_SSL     1 when served over HTTPS behind a proxy (default 0)
   PLAY_CHIPS_WELCOME, PLAY_CHIPS_REFILL_BELOW, DEPOSIT_LIMIT_RAISE_DELAY_DAYS: cashier settings (see cashier)
   WITHDRAWAL_SECOND_APPROVAL_FROM, DEPOSIT_REVIEW_*: staff reviews (docs/staff.md)
 `make run` and `make test` set DATABASE_URL / REDIS_URL to embedded servers when they are not set.
 """
 
 import os
+import warnings
 from pathlib import Path
 
 import dj_database_url
 from celery.schedules import crontab
 from django.utils.translation import gettext_lazy as _
+
+from pokerroom.secret import secret_key_ensure
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -34,14 +37,13 @@ def _env_list(name: str, default: str) -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
 
 
-DEBUG = _env_bool("DEBUG", True)
-SECRET_KEY = os.environ.get("SECRET_KEY", "")
-if not SECRET_KEY:
-    if not DEBUG:
-        raise RuntimeError("SECRET_KEY must be set when DEBUG=0")
-    SECRET_KEY = "dev-only-insecure-key-do-not-use-in-production-0123456789abcdefghij"
+# Safe by default (issue 11): debug pages only when asked for with DEBUG=1; without SECRET_KEY a key is
+# generated once and kept in var/secret_key (SECRET_KEY_FILE), the same for every process of the room.
+DEBUG = _env_bool("DEBUG", False)
+SECRET_KEY = os.environ.get("SECRET_KEY", "") or secret_key_ensure()
 
-ALLOWED_HOSTS = _env_list("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1],testserver")
+# `testserver` (Django's test client) is added by the test runner itself, never here.
+ALLOWED_HOSTS = _env_list("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]")
 CSRF_TRUSTED_ORIGINS = _env_list("CSRF_TRUSTED_ORIGINS", "")
 
 DATABASE_URL = os.environ.get("DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/pokerroom")
@@ -66,6 +68,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",  # /static/ with DEBUG off, with or without a proxy
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -122,6 +125,14 @@ USE_TZ = True
 STATIC_URL = "/static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = BASE_DIR / "var" / "staticfiles"
+# WhiteNoise serves the files where they are (static/ and the apps'), read once at start: never a stale
+# copy. A proxy in front serves what `collectstatic` puts in STATIC_ROOT instead (README).
+WHITENOISE_USE_FINDERS = True
+warnings.filterwarnings("ignore", message="No directory at", module="whitenoise.base")  # no collectstatic yet
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
+}
 
 CHANNEL_LAYERS = {
     "default": {
@@ -158,7 +169,8 @@ CELERY_BEAT_SCHEDULE: dict = {
     },
 }
 
-SECURE_SSL = _env_bool("SECURE_SSL", not DEBUG)
+# HTTPS is the operator's to switch on (SECURE_SSL=1 behind an HTTPS proxy): `make run` serves plain HTTP.
+SECURE_SSL = _env_bool("SECURE_SSL", False)
 if SECURE_SSL:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = True

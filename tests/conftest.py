@@ -123,7 +123,7 @@ def room_env(transactional_db, settings, backends_ended_at_the_end) -> dict[str,
     env = dict(os.environ)
     env["DATABASE_URL"] = database_url_for(connection.settings_dict)
     env["REDIS_URL"] = settings.REDIS_URL
-    env["DEBUG"] = "1"
+    env["DEBUG"] = "0"  # as `make run` and production run
     env.setdefault("LOG_LEVEL", "INFO")
     return env
 
