@@ -1,5 +1,6 @@
 from django.contrib import admin, messages
 from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
+from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
@@ -84,6 +85,16 @@ class SelfExclusionAddForm(forms.ModelForm):
     class Meta:
         model = SelfExclusion
         fields = ("user", "period")
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        name = self.add_prefix("user")
+        if self.is_bound and name in self.data:
+            try:
+                User._meta.pk.to_python(self.data[name])
+            except ValidationError:  # not an id: "required", not the autocomplete widget's 500 re-rendering it
+                self.data = self.data.copy()
+                self.data[name] = ""
 
     def clean(self):
         from django.utils import timezone

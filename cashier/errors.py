@@ -35,6 +35,12 @@ class DepositLimitExceeded(CashierError):
     code = "deposit_limit"
 
 
+class DepositTooLarge(CashierError):
+    """Above the room's maximum for one deposit (settings.DEPOSIT_MAX)."""
+
+    code = "deposit_too_large"
+
+
 class SessionCapExceeded(CashierError):
     code = "session_cap"
 

@@ -29,6 +29,7 @@ from cashier.errors import (
     BuyInOutOfBounds,
     CashierError,
     DepositLimitExceeded,
+    DepositTooLarge,
     ExclusionLocked,
     HandInProgress,
     IdempotencyConflict,
@@ -317,6 +318,9 @@ def deposit_create(
     if currency != Currency.EUR:
         raise UnknownCurrency(_("Only euros can be deposited; play chips are free."))
     amount = amount_validate(amount)
+    if amount > settings.DEPOSIT_MAX:
+        raise DepositTooLarge(_("One deposit is at most %(max)s; deposit less, or in several steps within your "
+                                "limits.") % {"max": format_amount(settings.DEPOSIT_MAX)})
     key = _key_validate(idempotency_key)
     if user.is_bot:
         raise CashierError(_("House bots play only with play chips."))

@@ -8,7 +8,7 @@ Environment variables:
   ALLOWED_HOSTS  comma-separated, default "localhost,127.0.0.1,[::1]"
   CSRF_TRUSTED_ORIGINS  comma-separated origins (https://poker.example.com) behind a proxy
   SECURE_SSL     1 when served over HTTPS behind a proxy (default 0)
-  PLAY_CHIPS_WELCOME, PLAY_CHIPS_REFILL_BELOW, DEPOSIT_LIMIT_RAISE_DELAY_DAYS: cashier settings (see cashier)
+  PLAY_CHIPS_WELCOME, PLAY_CHIPS_REFILL_BELOW, DEPOSIT_LIMIT_RAISE_DELAY_DAYS, DEPOSIT_MAX: cashier settings
   WITHDRAWAL_SECOND_APPROVAL_FROM, DEPOSIT_REVIEW_*: staff reviews (docs/staff.md)
 `make run` and `make test` set DATABASE_URL / REDIS_URL to embedded servers when they are not set.
 """
@@ -195,6 +195,8 @@ LOGGING = {
 PLAY_CHIPS_WELCOME = int(os.environ.get("PLAY_CHIPS_WELCOME", "1000000"))
 PLAY_CHIPS_REFILL_BELOW = int(os.environ.get("PLAY_CHIPS_REFILL_BELOW", "100000"))
 DEPOSIT_LIMIT_RAISE_DELAY_DAYS = int(os.environ.get("DEPOSIT_LIMIT_RAISE_DELAY_DAYS", "7"))
+# The most one deposit may be, in cents (EUR 10,000.00 by default), whatever the player's own limits.
+DEPOSIT_MAX = int(os.environ.get("DEPOSIT_MAX", "1000000"))
 CASHIER_PAYMENT_PROVIDER = os.environ.get("CASHIER_PAYMENT_PROVIDER", "cashier.providers.SandboxProvider")
 # A withdrawal of this many cents or more is paid only once two members of staff approved it.
 WITHDRAWAL_SECOND_APPROVAL_FROM = int(os.environ.get("WITHDRAWAL_SECOND_APPROVAL_FROM", "100000"))
