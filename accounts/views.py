@@ -20,6 +20,15 @@ def signup(request):
     return render(request, "registration/signup.html", {"form": form})
 
 
+def locked_out(request, original_response=None, credentials=None):
+    """django-axes' answer to a login while the account or the address is locked out: 429, and a page that
+    says what happened and when to try again (the login form's own page, the admin's too)."""
+    from django.conf import settings
+
+    minutes = max(1, int(settings.AXES_COOLOFF_TIME.total_seconds() // 60))
+    return render(request, "registration/locked_out.html", {"cooloff_minutes": minutes}, status=429)
+
+
 @login_required
 def profile(request):
     return render(request, "accounts/profile.html", {})

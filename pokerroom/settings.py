@@ -15,6 +15,7 @@ Environment variables:
 
 import os
 import warnings
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -59,6 +60,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django.contrib.humanize",
     "channels",
+    "axes",  # login throttling: repeated failures lock out an account and an address (AXES_* below)
     "accounts",
     "cashier",
     "tables",
@@ -76,6 +78,13 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "axes.middleware.AxesMiddleware",  # last: turns a lockout into the page that explains it
+]
+
+# Logins go through django-axes first: it refuses an account or an address locked out for failing too often.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
 ]
 
 ROOT_URLCONF = "pokerroom.urls"
@@ -110,6 +119,19 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# django-axes: LOGIN_FAILURE_LIMIT failed logins lock out the username, and (separately) the address they came
+# from, for LOGIN_LOCKOUT_MINUTES; the admin's login included. A success resets the account's count.
+# Behind a proxy the address is taken from X-Forwarded-For, PROXY_COUNT hops from the right (pokerroom.addresses).
+AXES_FAILURE_LIMIT = int(os.environ.get("LOGIN_FAILURE_LIMIT", "5"))
+AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("LOGIN_LOCKOUT_MINUTES", "15")))
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "accounts.views.locked_out"  # the page in the player's language (axes has no Italian)
+AXES_CLIENT_IP_CALLABLE = "pokerroom.addresses.client_ip"
+AXES_COOLOFF_MESSAGE = _("Too many failed logins: this account or your address is locked for a while. Try again "
+                         "later, or reset your password.")
+AXES_VERBOSE = False
+PROXY_COUNT = int(os.environ.get("PROXY_COUNT", "0"))
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "lobby"
 LOGOUT_REDIRECT_URL = "lobby"
@@ -190,6 +212,19 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
     "loggers": {"django.channels.server": {"level": "WARNING"}},
 }
+
+# Email: the console (the process's log) unless an SMTP server is named. Password resets and email
+# verification links go this way.
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "")
+EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND") or (
+    "django.core.mail.backends.smtp.EmailBackend" if EMAIL_HOST else "django.core.mail.backends.console.EmailBackend"
+)
+EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "587"))
+EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = _env_bool("EMAIL_USE_TLS", EMAIL_PORT == 587)
+EMAIL_USE_SSL = _env_bool("EMAIL_USE_SSL", EMAIL_PORT == 465)
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Poker room <noreply@localhost>")
 
 # The room's own settings (cashier, tables) live next to the code that uses them but are read here, once.
 PLAY_CHIPS_WELCOME = int(os.environ.get("PLAY_CHIPS_WELCOME", "1000000"))
