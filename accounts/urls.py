@@ -5,7 +5,7 @@ from accounts import views
 
 urlpatterns = [
     path("signup/", views.signup, name="signup"),
-    path("login/", auth_views.LoginView.as_view(), name="login"),
+    path("login/", views.RoomLoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("password/", auth_views.PasswordChangeView.as_view(), name="password_change"),
     path("password/done/", auth_views.PasswordChangeDoneView.as_view(), name="password_change_done"),
@@ -16,6 +16,9 @@ urlpatterns = [
          name="password_reset_confirm"),
     path("password/reset/done/", auth_views.PasswordResetCompleteView.as_view(), name="password_reset_complete"),
     path("profile/", views.profile, name="profile"),
+    path("language/", views.language_choose, name="language_choose"),
+    path("email/verify/<str:token>/", views.email_verify_view, name="email_verify"),
+    path("email/verify/", views.email_verify_resend, name="email_verify_resend"),
     path("limits/", views.deposit_limits, name="deposit_limits"),
     path("self-exclusion/", views.self_exclusion, name="self_exclusion"),
 ]

@@ -210,7 +210,7 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
-    "loggers": {"django.channels.server": {"level": "WARNING"}},
+    "loggers": {"django.channels.server": {"level": "WARNING"}, "axes": {"level": "WARNING"}},
 }
 
 # Email: the console (the process's log) unless an SMTP server is named. Password resets and email

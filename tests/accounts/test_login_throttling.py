@@ -8,6 +8,15 @@ from django.test import Client
 
 pytestmark = pytest.mark.django_db
 
+
+@pytest.fixture(autouse=True)
+def english_after():
+    """A request in Italian leaves Italian active in this thread: the tests after this one expect English."""
+    from django.utils import translation
+
+    yield
+    translation.activate("en")
+
 PASSWORD = "a-Long-pass-123"
 
 

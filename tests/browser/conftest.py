@@ -36,7 +36,13 @@ def sign_up(page, base: str, name: str) -> None:
     page.fill("#id_email", f"{name}@example.com")
     page.fill("#id_password1", "a-Long-pass-123")
     page.fill("#id_password2", "a-Long-pass-123")
-    page.click("button[type=submit]")
+    page.fill("#id_date_of_birth", "1990-04-01")
+    page.click("main button[type=submit]")
+    page.wait_for_selector("text=Check your email")
+    page.goto(f"{base}/accounts/login/")
+    page.fill("#id_username", name)
+    page.fill("#id_password", "a-Long-pass-123")
+    page.click("main button[type=submit]")
     page.wait_for_url(f"{base}/")
 
 

@@ -20,7 +20,7 @@ def new_key() -> str:
     return uuid.uuid4().hex
 
 
-def player_create(*, verified: bool = False, bot: bool = False, welcome: bool = True):
+def player_create(*, verified: bool = False, bot: bool = False, welcome: bool = True, email_verified: bool = True):
     from django.contrib.auth import get_user_model
     from django.utils import timezone
 
@@ -28,6 +28,7 @@ def player_create(*, verified: bool = False, bot: bool = False, welcome: bool = 
     user = get_user_model().objects.create_user(
         username=f"{'bot' if bot else 'player'}{n}-{uuid.uuid4().hex[:6]}", password=None, is_bot=bot,
         identity_verified_at=timezone.now() if verified else None,
+        email_verified_at=timezone.now() if email_verified and not bot else None,
     )
     if welcome:
         services.play_chips_welcome(user=user)

@@ -3,6 +3,7 @@ import uuid
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.utils import timezone
 
 from cashier import services as cashier
 from tables.management.commands.seed_demo import rake_schedules_seed
@@ -13,7 +14,8 @@ _names = itertools.count(1)
 
 def player_create(*, bot: bool = False):
     user = get_user_model().objects.create_user(
-        username=f"{'bot' if bot else 'p'}{next(_names)}-{uuid.uuid4().hex[:5]}", password="pw-Secret-123", is_bot=bot
+        username=f"{'bot' if bot else 'p'}{next(_names)}-{uuid.uuid4().hex[:5]}", password="pw-Secret-123", is_bot=bot,
+        email_verified_at=None if bot else timezone.now(),
     )
     if bot:
         cashier.bot_wallet_fund(bot=user, amount=1_000_000)
