@@ -23,6 +23,7 @@ from celery.schedules import crontab
 from django.utils.translation import gettext_lazy as _
 
 from pokerroom.secret import secret_key_ensure
+from pokerroom.site_origins import origins_default
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -203,6 +204,14 @@ if SECURE_SSL:
     SECURE_HSTS_PRELOAD = True
     SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
 SECURE_CONTENT_TYPE_NOSNIFF = True
+
+# The pages that may open the room's WebSockets: scheme, host and port (pokerroom.origins). By default each
+# allowed host on PORT over HTTP (`make run`), or on HTTPS behind a proxy with SECURE_SSL, plus
+# CSRF_TRUSTED_ORIGINS. The supervisor sets PORT for its web processes.
+ROOM_ORIGINS = _env_list("ROOM_ORIGINS", "") or origins_default(
+    allowed_hosts=ALLOWED_HOSTS, port=int(os.environ.get("PORT", "8000")), secure=SECURE_SSL,
+    trusted=CSRF_TRUSTED_ORIGINS,
+)
 X_FRAME_OPTIONS = "DENY"
 
 LOGGING = {

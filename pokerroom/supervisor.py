@@ -264,6 +264,7 @@ def room_supervise(
         web_port = WebPort(host, port)
         web_port.claim()
         env = prepare()
+        env["PORT"] = str(web_port.port)  # the room's own origins (pokerroom.origins) name this port
         children = children_make(env, web_port, web=web, worker=worker, beat=beat)
         for child in children:
             child.proc = child.start()

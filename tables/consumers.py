@@ -77,6 +77,68 @@ RATE_BURST = 20
 FLOOD_CLOSE_AFTER = 10  # refused messages in a row before the connection is closed
 CLOSE_FLOOD = 4429
 CLOSE_NO_TABLE = 4404
+CLOSE_TOO_MANY = 4409
+# One player's connections to one table, counted over every web process (in Redis): a few tabs or devices,
+# not 60 connections multiplying the per-connection rate limit.
+CONNECTIONS_PER_USER_AND_TABLE = 4
+CONNECTION_TTL = 6 * 3600  # a connection a crashed process never released stops counting after this
+# What one player may ask of the room (actions, chat, seats: every message past the parser but `sync`) over
+# all their connections in this process, every table together; and chat lines alone.
+USER_RATE_PER_SECOND, USER_RATE_BURST = 20, 60
+CHAT_RATE_PER_SECOND, CHAT_RATE_BURST = 0.5, 5
+
+_user_limiters: dict[tuple[int, str, int], protocol.RateLimiter] = {}
+
+
+def user_limiter(user_id: int, kind: str) -> protocol.RateLimiter:
+    """The token bucket that every connection of `user_id` in this process (and event loop) shares."""
+    key = (id(asyncio.get_running_loop()), kind, user_id)
+    limiter = _user_limiters.get(key)
+    if limiter is None:
+        if len(_user_limiters) > 50_000:
+            _user_limiters.clear()  # a fresh bucket is a full one: at worst a burst more for everyone
+        rate, burst = (CHAT_RATE_PER_SECOND, CHAT_RATE_BURST) if kind == "chat" else (USER_RATE_PER_SECOND,
+                                                                                      USER_RATE_BURST)
+        limiter = _user_limiters[key] = protocol.RateLimiter(rate=rate, burst=burst, clock=time.monotonic)
+    return limiter
+
+
+_redis_clients: dict[int, object] = {}
+
+
+def _redis():
+    """An asyncio Redis client for this event loop (the room's REDIS_URL)."""
+    import redis.asyncio as redis_asyncio
+    from django.conf import settings
+
+    key = id(asyncio.get_running_loop())
+    client = _redis_clients.get(key)
+    if client is None:
+        client = _redis_clients[key] = redis_asyncio.Redis.from_url(settings.REDIS_URL)
+    return client
+
+
+def _connections_key(user_id: int, table_id: int) -> str:
+    return f"room:ws:{table_id}:{user_id}"
+
+
+async def connection_claim(user_id: int, table_id: int, channel_name: str) -> bool:
+    """Count this connection among the player's at the table; False (and not counted) past the cap."""
+    key, now = _connections_key(user_id, table_id), time.time()
+    async with _redis().pipeline(transaction=True) as pipe:
+        pipe.zremrangebyscore(key, 0, now - CONNECTION_TTL)
+        pipe.zadd(key, {channel_name: now})
+        pipe.zcard(key)
+        pipe.expire(key, CONNECTION_TTL)
+        count = (await pipe.execute())[2]
+    if count > CONNECTIONS_PER_USER_AND_TABLE:
+        await _redis().zrem(key, channel_name)
+        return False
+    return True
+
+
+async def connection_release(user_id: int, table_id: int, channel_name: str) -> None:
+    await _redis().zrem(_connections_key(user_id, table_id), channel_name)
 
 
 class RoomConsumer(AsyncWebsocketConsumer):
@@ -158,10 +220,19 @@ class TableConsumer(RoomConsumer):
         self.limiter = protocol.RateLimiter(rate=RATE_PER_SECOND, burst=RATE_BURST, clock=time.monotonic)
         self.refused_in_row = 0
         self.language = language_of(self.scope)
+        self.counted = False
         exists = await db_call(Table.objects.filter(pk=self.table_id).exists)()
         if not exists:
             await self.close(code=CLOSE_NO_TABLE)
             return
+        if self.authenticated:
+            if not await connection_claim(self.user.pk, self.table_id, self.channel_name):
+                await self.accept()
+                await self.send_error("too_many_connections", self.translated(gettext_noop(
+                    "This table is already open in too many of your windows: close one and try again.")))
+                await self.close(code=CLOSE_TOO_MANY)
+                return
+            self.counted = True
         await self.channel_layer.group_add(table_group(self.table_id), self.channel_name)
         await self.accept()
         await self.send_fresh_state()
@@ -169,6 +240,9 @@ class TableConsumer(RoomConsumer):
     async def disconnect(self, code: int) -> None:
         if hasattr(self, "table_id"):
             await self.channel_layer.group_discard(table_group(self.table_id), self.channel_name)
+        if getattr(self, "counted", False):
+            self.counted = False
+            await connection_release(self.user.pk, self.table_id, self.channel_name)
 
     @property
     def authenticated(self) -> bool:
@@ -238,6 +312,13 @@ class TableConsumer(RoomConsumer):
             await self.send_error(
                 "login_required", self.translated(gettext_noop("Log in to play; spectators may only watch."))
             )
+            return
+        if not user_limiter(self.user.pk, "all").allow():  # over all of this player's connections
+            await self.send_error("rate_limited", self.translated(gettext_noop("Too many messages: slow down.")))
+            return
+        if isinstance(message, protocol.Chat) and not user_limiter(self.user.pk, "chat").allow():
+            await self.send_error("rate_limited", self.translated(gettext_noop(
+                "You are chatting too fast: wait a few seconds.")))
             return
         try:
             async with _table_turn(self.table_id):

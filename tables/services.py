@@ -272,10 +272,15 @@ def seat_top_up(*, table_id: int, user, amount: int) -> None:
 
 
 def table_chat(*, table_id: int, user, text: str) -> None:
+    """A chat line from a player seated at the table (spectators read only), sent with its author as the
+    server knows them: `player` {name, bot} and `seat`, never a name the text could fake."""
     with transaction.atomic():
         table = table_lock(table_id=table_id)
+        seat = _seat_of(table=table, user=user)
+        if seat is None:
+            raise TableError("not_seated", _("Only the players seated at this table can chat; spectators read."))
         broadcast.table_send_event_on_commit(
-            table_id=table.id, event="chat", data={"player": user.username, "text": text}
+            table_id=table.id, event="chat", data={"player": _player_json(user), "seat": seat.number, "text": text}
         )
 
 

@@ -83,7 +83,7 @@ class Room:
     def start_daphne(self) -> LiveProcess:
         self.port = free_port()
         proc = LiveProcess("daphne", [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port),
-                                      "pokerroom.asgi:application"], self.env)
+                                      "pokerroom.asgi:application"], {**self.env, "PORT": str(self.port)})
         self.processes.append(proc)
         try:
             wait_for_port(self.port, timeout=30, proc=proc.proc, what="daphne")
@@ -113,6 +113,13 @@ class Room:
             if proc.proc.poll() is None:
                 proc.stop()
         self.processes.clear()
+
+
+@pytest.fixture(autouse=True)
+def testserver_origin(settings):
+    """Django's test client and Channels' communicator speak as http://testserver: one of the site's
+    origins in tests only (pokerroom.origins)."""
+    settings.ROOM_ORIGINS = [*settings.ROOM_ORIGINS, "http://testserver"]
 
 
 @pytest.fixture

@@ -23,7 +23,7 @@ def _send_show(user, table, hand: Hand) -> dict:
 
     async def scenario():
         ws = WebsocketCommunicator(application, f"/ws/tables/{table.id}/", headers=[
-            (b"origin", b"http://127.0.0.1"), (b"cookie", f"sessionid={cookie}".encode())])
+            (b"origin", b"http://testserver"), (b"cookie", f"sessionid={cookie}".encode())])
         connected, _ = await ws.connect()
         assert connected
         await ws.receive_json_from(timeout=5)  # the table's state
