@@ -61,6 +61,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django.contrib.humanize",
     "channels",
+    "csp",  # Content-Security-Policy (CONTENT_SECURITY_POLICY below)
     "axes",  # login throttling: repeated failures lock out an account and an address (AXES_* below)
     "accounts",
     "cashier",
@@ -79,6 +80,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",
+    "pokerroom.headers.NoStoreMiddleware",
     "axes.middleware.AxesMiddleware",  # last: turns a lockout into the page that explains it
 ]
 
@@ -204,6 +207,28 @@ if SECURE_SSL:
     SECURE_HSTS_PRELOAD = True
     SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
 SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+
+# Content-Security-Policy (django-csp): scripts only from the room's own files, never inline (the pages keep
+# their data in <script type="application/json"> blocks, which are not run); WebSockets to the room itself.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'", "'unsafe-inline'"],  # style attributes set by the table's script
+        "img-src": ["'self'", "data:"],
+        "connect-src": ["'self'"],
+        "font-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    },
+}
+# /healthz gives its details (each service, the workers) to staff and to callers sending this token.
+HEALTHZ_TOKEN = os.environ.get("HEALTHZ_TOKEN", "")
+# Pages never kept by a browser's or a proxy's cache (pokerroom.headers): money and the account.
+NO_STORE_PATH_PREFIXES = ("/cashier/", "/accounts/", "/admin/")
 
 # The pages that may open the room's WebSockets: scheme, host and port (pokerroom.origins). By default each
 # allowed host on PORT over HTTP (`make run`), or on HTTPS behind a proxy with SECURE_SSL, plus
