@@ -96,3 +96,15 @@ def test_healthz_tells_anyone_up_or_down_only_and_staff_the_details(people, sett
         client.close()
     down = Client().get("/healthz")
     assert down.status_code == 503 and down.json() == {"ok": False}, "no worker: down, and no more said"
+
+
+def test_an_unknown_page_is_the_rooms_own_404_without_url_patterns(db):
+    response = Client().get("/no-such-page/")
+    html = response.content.decode()
+    assert response.status_code == 404 and "Page not found" in html
+    assert "URLconf" not in html and "urlpatterns" not in html.lower()
+    italian = Client(HTTP_ACCEPT_LANGUAGE="it").get("/no-such-page/").content.decode()
+    assert "Pagina non trovata" in italian
+    from django.utils import translation
+
+    translation.activate("en")
