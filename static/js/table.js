@@ -32,7 +32,7 @@ const FALLBACK = {
   sit_out: "Sit out", sit_in: "Sit in", auto_muck: "Auto-muck", straddle: "Straddle", top_up: "Top up",
   top_up_title: "Top up your stack", top_up_range: "Up to {max}", top_up_between_hands: "Top-ups are made between hands.",
   leave: "Leave table",
-  chat: "Chat", chat_placeholder: "Say something…", chat_send: "Send", chat_login: "Log in to chat",
+  chat: "Chat", chat_placeholder: "Say something…", chat_send: "Send", chat_login: "Log in to chat", chat_sit: "Take a seat to chat",
   last_hands: "Last hands", no_hands_yet: "No hand played yet.", hand_won: "{name} won {amount}",
   login_to_play: "Log in to play", watching: "You are watching this table.", choose_seat: "Choose an empty seat to play.",
   connecting: "Connecting…", connected: "Connected", reconnecting: "Reconnecting…", table_closed: "This table is closed.",
@@ -703,6 +703,17 @@ export class TablePage {
     this.render();
   }
 
+  renderChatInput() {
+    // Only seated players chat (the server refuses the others); spectators read.
+    const input = this.el.chatInput;
+    if (!input) return;
+    const may = !!this.me;
+    input.disabled = !may;
+    const button = this.el.chatForm && this.el.chatForm.querySelector("button");
+    if (button) button.disabled = !may;
+    input.placeholder = may ? this.t("chat_placeholder") : this.t(this.authenticated ? "chat_sit" : "chat_login");
+  }
+
   mySeat() {
     const s = this.state;
     if (!s || !this.authenticated) return null;
@@ -714,6 +725,7 @@ export class TablePage {
   render() {
     this.me = this.mySeat();
     this.root.classList.toggle("is-seated", !!this.me);
+    this.renderChatInput();
     this.renderHead();
     this.renderCenter(); // first: the seats' bets are placed clear of the board and the pots
     this.renderSeats();
