@@ -934,15 +934,21 @@ def _schedule_bot(hand_id: int, action_no: int) -> None:
 # --- hooks the cashier calls (registered in TablesConfig.ready) ----------------------------------
 
 
-def hook_hand_in_progress(table: Table) -> bool:
-    """For the cashier: a hand is being played at `table` (its seats' money may not move now)."""
-    return Hand.objects.filter(table=table, status=Hand.Status.RUNNING).exists()
+def hook_seat_release(session):
+    """For the cashier: take the player of the open seat session `session` off its table (self-excluded, or
+    the account closed). Cashed out and the seat freed now if no hand is being played at the table, else
+    flagged and cashed out when the hand ends (`_seats_after_hand`). Returns the closed session or None.
+    Locks the table, then the ledger; the caller holds no lock."""
+    from cashier import services as cashier
 
-
-def hook_seat_released(session) -> None:
-    """For the cashier: it closed a seat session itself (a self-excluded player cashed out between hands)."""
-    seat = Seat.objects.filter(table_id=session.table_id, number=session.seat_number, user_id=session.user_id).first()
-    if seat is None:
-        return
-    _seat_empty(seat)
-    _after_seat_change(table=seat.table, event="seat", data={"seat": seat.number, "player": None}, locked=False)
+    with transaction.atomic():
+        table = table_lock(table_id=session.table_id)
+        if hand_running(table=table) is not None:
+            cashier.seat_cash_out_after_hand(session=session)
+            return None
+        closed = cashier.seat_cash_out(user=session.user, table=table, hand_in_progress=False)
+        seat = Seat.objects.filter(table=table, number=session.seat_number, user_id=session.user_id).first()
+        if seat is not None:
+            _seat_empty(seat)
+            _after_seat_change(table=table, event="seat", data={"seat": seat.number, "player": None})
+        return closed
