@@ -11,6 +11,8 @@ from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from cashier.amounts import format_amount
+
 EUR_SESSION_CAP = 100_000  # cents: SPEC 1.2, the EUR 1,000 cap on what a player moves to one table session
 
 
@@ -261,8 +263,6 @@ class Deposit(models.Model):
         constraints = [models.CheckConstraint(condition=Q(amount__gt=0), name="deposit_amount_positive")]
 
     def __str__(self) -> str:
-        from cashier.templatetags.money import format_amount
-
         return f"#{self.pk} {self.user} {format_amount(self.amount, self.currency)}"
 
 
@@ -319,8 +319,6 @@ class Withdrawal(models.Model):
         constraints = [models.CheckConstraint(condition=Q(amount__gt=0), name="withdrawal_amount_positive")]
 
     def __str__(self) -> str:
-        from cashier.templatetags.money import format_amount
-
         return f"#{self.pk} {self.user} {format_amount(self.amount, self.currency)}"
 
     @property

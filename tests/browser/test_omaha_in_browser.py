@@ -3,8 +3,8 @@ up, sits down at a practice table where two bots wait, sees four cards of their 
 
 import pytest
 
-from tables.bots import bots_seat
 from tables.models import Game, Hand, Structure
+from tables.services import bots_seat
 from tests.browser.conftest import acting, needs_chromium, sign_up, sit_down, visible_actions
 from tests.conftest import ARTIFACTS
 from tests.tables.conftest import table_create

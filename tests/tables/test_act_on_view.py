@@ -9,6 +9,8 @@ from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
 from tables import held, services
+from tables.engine.config import HandConfig
+from tables.engine.hand import replay
 from tables.models import Hand, Table
 from tests.tables.test_table_services import act, sit, to_act_user
 
@@ -46,7 +48,7 @@ def test_after_the_first_action_of_a_hand_each_action_is_one_statement_and_the_l
     middle = queries[1:-1]  # the first reads the table; the last settles the hand
     assert middle and all(count == 1 for count in middle), queries
     # The stored log is the truth: replaying it gives the settled hand.
-    replayed = services.replay(config=services.HandConfig.from_dict(hand.config), actions=hand.actions)
+    replayed = replay(config=HandConfig.from_dict(hand.config), actions=hand.actions)
     assert replayed.is_over and dict(replayed.settlement.finishing_stacks)
 
 

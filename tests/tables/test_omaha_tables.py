@@ -144,7 +144,7 @@ def test_house_bots_play_pot_limit_omaha_hands_with_legal_amounts(players, monke
                 break
             user = to_act_user(table, seated)
             if user.is_bot:
-                assert bots.bot_act(hand_id=hand.id, action_no=hand.action_no)
+                assert services.bot_act(hand_id=hand.id, action_no=hand.action_no)
                 hand.refresh_from_db()
                 bets += hand.actions[-1]["action"] in ("bet", "raise")
             else:

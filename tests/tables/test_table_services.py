@@ -236,10 +236,8 @@ def test_self_exclusion_at_the_table_cashes_out_after_the_hand_and_blocks_sittin
 
 
 def test_house_bots_never_play_among_themselves(players):
-    from tables.bots import bots_seat
-
     table = table_create()
-    assert bots_seat(table_id=table.id) == 2
+    assert services.bots_seat(table_id=table.id) == 2
     assert services.hand_deal(table_id=table.id) is None, "bots alone"
     alice = players[0]
     sit(table, alice, 6, post="now")
@@ -249,9 +247,7 @@ def test_house_bots_never_play_among_themselves(players):
         seat = hand.to_act
         info = hand.players[str(seat)]
         if info["bot"]:
-            from tables.bots import bot_act
-
-            assert bot_act(hand_id=hand.id, action_no=hand.action_no)
+            assert services.bot_act(hand_id=hand.id, action_no=hand.action_no)
         else:
             act(table, alice, "fold")
         hand.refresh_from_db()

@@ -114,7 +114,7 @@ def test_what_is_left_of_the_time_bank_stays_in_it(players):
 @pytest.fixture
 def due_set():
     from tables import clock
-    from tables.broadcast import redis_client
+    from tables.clock import redis_client
 
     redis_client().delete(clock.due_key())
     yield clock
