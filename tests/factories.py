@@ -43,8 +43,10 @@ def player_create(*, bot: bool = False, verified: bool = False, welcome: bool = 
     """A player (or a house bot) with a unique name; with `welcome`, a player gets the welcome play chips and a
     bot 1,000,000 play chips from the issuer. `verified`: their identity checked (withdrawals need it)."""
     user = get_user_model().objects.create_user(
-        username=f"{'bot' if bot else 'p'}{next(_names)}-{uuid.uuid4().hex[:5]}", password="pw-Secret-123",
-        is_bot=bot, identity_verified_at=timezone.now() if verified else None,
+        username=f"{'bot' if bot else 'p'}{next(_names)}-{uuid.uuid4().hex[:5]}",
+        password="pw-Secret-123",
+        is_bot=bot,
+        identity_verified_at=timezone.now() if verified else None,
     )
     if welcome and bot:
         cashier.bot_wallet_fund(bot=user, amount=1_000_000)
@@ -72,23 +74,41 @@ def staff_with_perms(username: str, *codenames: str):
 # --- tables ----------------------------------------------------------------------------------------------------
 
 
-def table_create(*, seats: int = 6, small_blind: int = 1, big_blind: int = 2, structure=Structure.NO_LIMIT,
-                 currency=Currency.PLAY, **extra) -> Table:
+def table_create(
+    *,
+    seats: int = 6,
+    small_blind: int = 1,
+    big_blind: int = 2,
+    structure=Structure.NO_LIMIT,
+    currency=Currency.PLAY,
+    **extra,
+) -> Table:
     """A play-chip table (1/2 unless told) with the demo rake schedule and house bots allowed."""
     schedule, _nickel = rake_schedules_seed()
     return Table.objects.create(
-        name=f"Test {next(_names)} {uuid.uuid4().hex[:5]}", currency=currency, small_blind=small_blind,
-        big_blind=big_blind, structure=structure, seats=seats, rake_schedule=schedule, bots_allowed=True,
+        name=f"Test {next(_names)} {uuid.uuid4().hex[:5]}",
+        currency=currency,
+        small_blind=small_blind,
+        big_blind=big_blind,
+        structure=structure,
+        seats=seats,
+        rake_schedule=schedule,
+        bots_allowed=True,
         **extra,
     )
 
 
-def eur_table_create(*, currency=Currency.EUR, small_blind=50, big_blind=100, structure=Structure.NO_LIMIT,
-                     **extra) -> Table:
+def eur_table_create(
+    *, currency=Currency.EUR, small_blind=50, big_blind=100, structure=Structure.NO_LIMIT, **extra
+) -> Table:
     """A euro table (NL 0.50/1.00 unless told: buy-in 30.00 to 100.00), no rake schedule."""
     return Table.objects.create(
-        name=f"T{next(_names)}-{uuid.uuid4().hex[:6]}", currency=currency, small_blind=small_blind,
-        big_blind=big_blind, structure=structure, **extra,
+        name=f"T{next(_names)}-{uuid.uuid4().hex[:6]}",
+        currency=currency,
+        small_blind=small_blind,
+        big_blind=big_blind,
+        structure=structure,
+        **extra,
     )
 
 
@@ -129,8 +149,9 @@ def sit_now(table, user, seat, buy_in):
 
 def act(table, user, action, amount=None):
     hand = Hand.objects.get(table=table, status="running")
-    services.table_act(table_id=table.id, user=user, hand_id=hand.id, action_no=hand.action_no, action=action,
-                       amount=amount)
+    services.table_act(
+        table_id=table.id, user=user, hand_id=hand.id, action_no=hand.action_no, action=action, amount=amount
+    )
 
 
 def to_act_user(table, players):
@@ -198,5 +219,9 @@ def hand_played(table, players, *, fold: bool = False) -> Hand:
     or calls down to the showdown."""
     hand = services.hand_deal(table_id=table.id)
     assert hand is not None
-    return play_out(table, players, hand,
-                    choose=lambda user, legal: "fold" if fold and "fold" in legal else passive(legal))
+    return play_out(
+        table,
+        players,
+        hand,
+        choose=lambda user, legal: "fold" if fold and "fold" in legal else passive(legal),
+    )
