@@ -10,6 +10,7 @@ from __future__ import annotations
 import itertools
 import uuid
 from collections.abc import Callable
+from datetime import timedelta
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Permission
@@ -23,6 +24,8 @@ from tables import services
 from tables.management.commands.seed_demo import rake_schedules_seed
 from tables.models import Currency, Hand, Seat, Structure, Table
 from tests.admin_client import staff_client
+from tournaments.defaults import defaults_ensure
+from tournaments.models import BlindStructure, PayoutTable, Tournament
 
 CARD_OK = SandboxProvider.CARD_OK
 CARD_DECLINED = SandboxProvider.CARD_DECLINED
@@ -225,3 +228,39 @@ def hand_played(table, players, *, fold: bool = False) -> Hand:
         hand,
         choose=lambda user, legal: "fold" if fold and "fold" in legal else passive(legal),
     )
+
+
+# --- tournaments ------------------------------------------------------------------------------------------------
+
+
+def tournament_create(*, kind="sng", seats=6, currency="eur", buy_in=1_000, fee=100, **extra) -> Tournament:
+    """A tournament on the default turbo structure: a sit-and-go of `seats`, or a multi-table one."""
+    defaults_ensure()  # a transactional test's flush removed the migration's rows
+    defaults = {
+        "name": f"Tournament {next(_names)}",
+        "kind": kind,
+        "currency": currency,
+        "buy_in": buy_in,
+        "fee": fee,
+        "starting_stack": 1_500,
+        "seats_per_table": seats,
+        "blind_structure": BlindStructure.objects.get(name="Turbo (5 minutes)"),
+        "payout_table": PayoutTable.objects.get(
+            name="Sit-and-go" if kind == "sng" else "Multi-table (15 % paid)"
+        ),
+        "max_entrants": seats if kind == "sng" else 60,
+        "min_entrants": seats if kind == "sng" else 2,
+    }
+    if kind == "mtt":
+        defaults["starts_at"] = timezone.now() + timedelta(hours=1)
+    defaults.update(extra)
+    tournament = Tournament(**defaults)
+    tournament.full_clean()
+    tournament.save()
+    return tournament
+
+
+def eur_player(amount: int = 10_000):
+    player = player_create()
+    eur_fund(player, amount)
+    return player

@@ -16,7 +16,8 @@ from cashier import services
 from cashier.errors import CashierError
 from cashier.models import Account, AccountKind, SeatSession, Withdrawal
 from cashier.selectors import ledger_check, wallet_balances
-from tests.cashier.conftest import CARD_OK, new_key, player_create, table_create
+from tests.factories import CARD_OK, new_key, player_create
+from tests.factories import eur_table_create as table_create
 
 THREADS = 20
 OPERATIONS_PER_THREAD = 50  # 1,000 in all

@@ -14,7 +14,8 @@ from cashier import services
 from cashier.errors import CashierError
 from cashier.models import Deposit, SeatSession, Withdrawal
 from cashier.selectors import ledger_check
-from tests.cashier.conftest import CARD_DECLINED, CARD_OK, CARD_TIMEOUT, new_key, player_create, table_create
+from tests.factories import CARD_DECLINED, CARD_OK, CARD_TIMEOUT, new_key, player_create
+from tests.factories import eur_table_create as table_create
 
 HANDS_SETTLED: list[int] = []  # rakes of the hands settled, over all examples: the machine did play hands
 CARDS = st.sampled_from([CARD_OK, CARD_OK, CARD_DECLINED, CARD_TIMEOUT])

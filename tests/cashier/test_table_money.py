@@ -21,7 +21,8 @@ from cashier.errors import (
 from cashier.models import Account, AccountKind, SeatSession, Transfer
 from cashier.selectors import ledger_check, seat_buy_in_bounds, wallet_balances
 from tables.models import Currency, Structure
-from tests.cashier.conftest import eur_fund, player_create, table_create
+from tests.factories import eur_fund, player_create
+from tests.factories import eur_table_create as table_create
 
 pytestmark = pytest.mark.django_db
 

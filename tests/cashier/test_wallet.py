@@ -20,7 +20,7 @@ from cashier.errors import (
 )
 from cashier.models import Deposit, SandboxOperation, Transfer, Withdrawal
 from cashier.selectors import ledger_check, wallet_balances
-from tests.cashier.conftest import CARD_DECLINED, CARD_OK, CARD_TIMEOUT, eur_fund, new_key, player_create
+from tests.factories import CARD_DECLINED, CARD_OK, CARD_TIMEOUT, eur_fund, new_key, player_create
 
 pytestmark = pytest.mark.django_db
 

@@ -7,49 +7,9 @@ from tables import services
 from tables.models import Hand, Seat
 from tables.selectors import seat_stacks
 from tables.state import for_viewer, table_snapshot
-from tests.tables.conftest import table_create
+from tests.factories import act, heads_up, passive, play_out, sit, table_create, to_act_user
 
 pytestmark = pytest.mark.django_db
-
-
-def sit(table, user, seat, buy_in=200, post="wait_bb"):
-    return services.seat_take(table_id=table.id, user=user, seat_number=seat, buy_in=buy_in, post=post)
-
-
-def act(table, user, action, amount=None):
-    hand = Hand.objects.get(table=table, status="running")
-    services.table_act(table_id=table.id, user=user, hand_id=hand.id, action_no=hand.action_no, action=action,
-                       amount=amount)
-
-
-def to_act_user(table, players):
-    hand = Hand.objects.get(table=table, status="running")
-    seat = Seat.objects.get(table=table, number=hand.to_act + 1)
-    return next(p for p in players if p.id == seat.user_id)
-
-
-def heads_up(players, **table_options):
-    """A table with the first two players in seats 1 and 2 and the first hand dealt."""
-    table = table_create(**table_options)
-    sit(table, players[0], 1)
-    sit(table, players[1], 2)
-    return table, services.hand_deal(table_id=table.id)
-
-
-def passive(legal: set[str]) -> str:
-    return "check" if "check" in legal else ("call" if "call" in legal else "show")
-
-
-def play_out(table, players, hand, *, choose=lambda user, legal: passive(legal)) -> Hand:
-    """Play `hand` to its end, each player to act taking `choose(user, legal actions)`."""
-    while True:
-        hand.refresh_from_db()
-        if hand.status != "running":
-            return hand
-        state = services.hand_engine(hand=hand, table=table)
-        legal = {item["action"] for item in state.legal_actions()}
-        user = to_act_user(table, players)
-        act(table, user, choose(user, legal))
 
 
 def test_two_players_sit_a_hand_is_dealt_and_a_fold_settles_it(players):

@@ -7,8 +7,7 @@ from django.utils import timezone
 
 from tables import services
 from tables.models import Hand, Seat
-from tests.tables.conftest import table_create
-from tests.tables.test_table_services import heads_up, sit
+from tests.factories import heads_up, sit, table_create
 
 pytestmark = pytest.mark.django_db
 
