@@ -31,7 +31,6 @@ from cashier.errors import (
     CashierError,
     DepositLimitExceeded,
     ExclusionLocked,
-    HandInProgress,
     IdempotencyConflict,
     IdentityNotVerified,
     InsufficientFunds,
@@ -76,7 +75,6 @@ from cashier.selectors import (
     deposits_sum_since,
     seat_buy_in_bounds,
     seat_session_recently_left,
-    seats_to_cash_out_after_hand,
     self_exclusion_active,
     self_exclusion_liftable_from,
 )
@@ -250,7 +248,7 @@ def player_seats_cash_out(*, user) -> list[SeatSession]:
 
 def _seat_session_cash_out(session: SeatSession) -> SeatSession:
     """No table app registered: the cashier closes the session itself."""
-    return seat_cash_out(user=session.user, table=session.table, hand_in_progress=False)
+    return seat_cash_out(user=session.user, table=session.table)
 
 
 def seat_cash_out_after_hand(*, session: SeatSession) -> None:
@@ -671,16 +669,15 @@ def _session_lock(*, user, table: Table) -> tuple[SeatSession, Account, Account]
     return session, locked[wallet.pk], locked[session.account_id]
 
 
-def seat_top_up(*, user, table: Table, amount: int, hand_in_progress: bool, now: datetime | None = None) -> SeatSession:
-    """Add `amount` from the wallet to the player's seat at `table`, between hands only (the table code says
-    whether a hand is being played), never above the table's maximum, and on a EUR table never past the
+def seat_top_up(*, user, table: Table, amount: int, now: datetime | None = None) -> SeatSession:
+    """Add `amount` from the wallet to the player's seat at `table`, never above the table's maximum, and on a EUR table never past the
     1,000 session cap: what was moved in this session (buy-in plus top-ups) plus `amount`, losses not deducted.
+
+    Between hands only: the table code refuses a top-up during a hand the player is in.
 
     Lock: the caller may hold the table row lock; no ledger lock."""
     now = _now(now)
     amount = _table_amount_check(table=table, amount=amount)
-    if hand_in_progress:
-        raise HandInProgress(_("You can add chips only between hands."))
     with transaction.atomic():
         session, wallet, seat = _session_lock(user=user, table=table)
         exclusion = self_exclusion_active(user=user, now=now)
@@ -708,15 +705,13 @@ def seat_top_up(*, user, table: Table, amount: int, hand_in_progress: bool, now:
         return session
 
 
-def seat_cash_out(*, user, table: Table, hand_in_progress: bool, now: datetime | None = None) -> SeatSession:
+def seat_cash_out(*, user, table: Table, now: datetime | None = None) -> SeatSession:
     """The player leaves `table`: the seat's whole stack goes back to the wallet and the session ends,
     remembering the stack left with and when (the 30-minute rule). Not during a hand the player is in: the
     table code leaves the player out of the hand first, or waits for its end.
 
     Lock: the caller may hold the table row lock; no ledger lock."""
     now = _now(now)
-    if hand_in_progress:
-        raise HandInProgress(_("You can leave with your chips once the hand is over."))
     with transaction.atomic():
         session, wallet, seat = _session_lock(user=user, table=table)
         stack = seat.balance
@@ -839,18 +834,6 @@ def _hand_legs(*, table: Table, by_session: dict[int, int], rake: int) -> tuple[
         if account.balance + delta < 0:
             raise SettlementInvalid(_("A seat would lose more than its stack in this settlement."))
     return legs, {sid for sid, session in sessions.items() if session.user.is_bot}
-
-
-def excluded_seats_cash_out(*, table: Table) -> list[SeatSession]:
-    """The hook for the end of every hand: cash out every seat at `table` whose player self-excluded (while
-    the hand was played) and return the closed sessions, so the table code frees those seats and tells the
-    room. Returns [] almost always.
-
-    Lock: the caller holds the table row lock and no ledger lock; no hand is being played at `table`."""
-    closed = []
-    for session in list(seats_to_cash_out_after_hand(table=table)):
-        closed.append(seat_cash_out(user=session.user, table=table, hand_in_progress=False))
-    return closed
 
 
 # --- tournament money ----------------------------------------------------------------------------------------

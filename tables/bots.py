@@ -100,7 +100,7 @@ def bots_top_up(*, table, seats: list, stacks: dict[int, int]) -> bool:
         amount = (table.max_buy_in - stack) // table.chip * table.chip
         if wallet_balances(user=seat.user).get("play", 0) < amount:
             cashier.bot_wallet_fund(bot=seat.user, amount=10 * table.max_buy_in)
-        cashier.seat_top_up(user=seat.user, table=table, amount=amount, hand_in_progress=False)
+        cashier.seat_top_up(user=seat.user, table=table, amount=amount)
         stacks[seat.number] = stack + amount
         topped_up = True
         if seat.status == Seat.Status.SITTING_OUT:

@@ -131,7 +131,7 @@ def seat_leave(*, table_id: int, user) -> None:
 
 
 def _seat_release(*, table: Table, seat: Seat) -> None:
-    cashier.seat_cash_out(user=seat.user, table=table, hand_in_progress=False)
+    cashier.seat_cash_out(user=seat.user, table=table)
     _seat_empty(seat)
 
 
@@ -206,7 +206,7 @@ def seat_top_up(*, table_id: int, user, amount: int) -> None:
         in_hand = hand is not None and str(seat.number - 1) in hand.players
         if in_hand:
             raise TableError("hand_in_progress", _("Top up between hands, once this hand is over."))
-        cashier.seat_top_up(user=user, table=table, amount=amount, hand_in_progress=False)
+        cashier.seat_top_up(user=user, table=table, amount=amount)
         _after_seat_change(table=table, event="seat", data={"seat": seat.number, "top_up": amount}, lobby=False,
                            seats=seats)
 
@@ -298,7 +298,7 @@ def hand_deal(*, table_id: int) -> Hand | None:
             plan = plan_hand(seat_count=table.seats, previous=previous, seats=states, first_button=first_button)
         except NotEnoughPlayers:
             return None
-        posts = [(post.seat, PostKind(post.kind.value)) for post in plan.posts]
+        posts = [(post.seat, post.kind) for post in plan.posts]
         # A bomb pot (a table option) replaces the blinds: every player dealt in posts the ante, and the button
         # and the blinds' positions move on as if the blinds had been posted.
         bomb_pot = table.bomb_pot_ante(hand_number=table.hands_dealt + 1)
@@ -905,7 +905,7 @@ def hook_seat_release(session):
         if hand_running(table=table) is not None:
             cashier.seat_cash_out_after_hand(session=session)
             return None
-        closed = cashier.seat_cash_out(user=session.user, table=table, hand_in_progress=False)
+        closed = cashier.seat_cash_out(user=session.user, table=table)
         seat = Seat.objects.filter(table=table, number=session.seat_number, user_id=session.user_id).first()
         if seat is not None:
             _seat_empty(seat)

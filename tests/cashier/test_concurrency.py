@@ -63,10 +63,10 @@ def test_twenty_threads_of_mixed_operations_on_shared_wallets():
                         record(player, -amount, op)
                     elif op == "top_up":
                         amount = rng.randrange(1, 2_000)
-                        services.seat_top_up(user=player, table=table, amount=amount, hand_in_progress=False)
+                        services.seat_top_up(user=player, table=table, amount=amount)
                         record(player, -amount, op)
                     elif op == "cash_out":
-                        session = services.seat_cash_out(user=player, table=table, hand_in_progress=False)
+                        session = services.seat_cash_out(user=player, table=table)
                         record(player, session.left_with, op)
                     else:
                         amount = rng.randrange(100, 10_000)

@@ -2,7 +2,7 @@
 
 import pytest
 
-from cashier.selectors import ledger_check
+from cashier.selectors import ledger_check, wallet_balances
 from tables import services
 from tables.models import Hand, Seat
 from tables.selectors import seat_stacks
@@ -305,3 +305,22 @@ def test_an_uncontested_winner_may_show_before_the_next_deal(players):
     opened = {o["card"] for o in services.hand_openings_for(hand=hand, user=None)}
     assert set(hand.hole_cards[str(winner_seat - 1)]) <= opened, "a shown hand is opened to everyone"
     assert services.hand_deal(table_id=table.id) is not None, "the next hand deals as usual"
+
+
+def test_a_top_up_waits_for_the_end_of_the_hand_the_player_is_in(players):
+    alice, bob = players[:2]
+    table = table_create()
+    sit(table, alice, 1, buy_in=100)
+    sit(table, bob, 2, buy_in=100)
+    hand = services.hand_deal(table_id=table.id)
+    before = (seat_stacks(table=table), wallet_balances(user=alice))
+    with pytest.raises(services.TableError) as refused:
+        services.seat_top_up(table_id=table.id, user=alice, amount=50)
+    assert refused.value.code == "hand_in_progress"
+    assert (seat_stacks(table=table), wallet_balances(user=alice)) == before, "nothing moved"
+    play_out(table, players, hand, choose=lambda user, legal: "fold" if user == alice else passive(legal))
+    stack, wallet = seat_stacks(table=table)[1], wallet_balances(user=alice)["play"]
+    services.seat_top_up(table_id=table.id, user=alice, amount=50)
+    assert seat_stacks(table=table)[1] == stack + 50
+    assert wallet_balances(user=alice)["play"] == wallet - 50
+    assert ledger_check().ok
