@@ -89,8 +89,13 @@ def _send_due(send: Callable[[str, list], None]) -> None:
 
 
 def clock_loop(
-    stop: threading.Event, *, send: Callable[[str, list], None], overdue: Callable[[], list[tuple[int, int]]],
-    timeout: Callable[[tuple[int, int]], None], lobby: Callable[[], bool], tick: float = TICK_SECONDS,
+    stop: threading.Event,
+    *,
+    send: Callable[[str, list], None],
+    overdue: Callable[[], list[tuple[int, int]]],
+    timeout: Callable[[tuple[int, int]], None],
+    lobby: Callable[[], bool],
+    tick: float = TICK_SECONDS,
 ) -> None:
     """Tick until `stop` is set: `send(kind, args)` each task due from `later`; `overdue()` lists the decisions
     past their deadline, `timeout(decision)` sends one's timeout (again only after RESEND_SECONDS); `lobby()`

@@ -39,8 +39,9 @@ class LiveProcess:
         self.name = name
         self.log_path = ARTIFACTS / f"{name}-{os.getpid()}-{time.monotonic_ns()}.log"
         self._log = open(self.log_path, "wb")  # noqa: SIM115 - closed in stop()
-        self.proc = subprocess.Popen(command, cwd=BASE_DIR, env=env, stdout=self._log, stderr=subprocess.STDOUT,
-                                     start_new_session=True)
+        self.proc = subprocess.Popen(
+            command, cwd=BASE_DIR, env=env, stdout=self._log, stderr=subprocess.STDOUT, start_new_session=True
+        )
 
     @property
     def pid(self) -> int:
@@ -80,8 +81,20 @@ class Room:
 
     def start_daphne(self) -> LiveProcess:
         self.port = free_port()
-        proc = LiveProcess("daphne", [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port),
-                                      "pokerroom.asgi:application"], self.env)
+        proc = LiveProcess(
+            "daphne",
+            [
+                sys.executable,
+                "-m",
+                "daphne",
+                "-b",
+                "127.0.0.1",
+                "-p",
+                str(self.port),
+                "pokerroom.asgi:application",
+            ],
+            self.env,
+        )
         self.processes.append(proc)
         try:
             wait_for_port(self.port, timeout=30, proc=proc.proc, what="daphne")
@@ -91,8 +104,24 @@ class Room:
 
     def start_worker(self, *, beat: bool = False) -> LiveProcess:
         hostname = f"test-{os.getpid()}-{time.monotonic_ns()}@localhost"
-        command = [sys.executable, "-m", "celery", "-A", "pokerroom", "worker", "-l", "info", "-P", "threads",
-                   "--concurrency", "4", "-n", hostname, "--without-mingle", "--without-gossip"]
+        command = [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "pokerroom",
+            "worker",
+            "-l",
+            "info",
+            "-P",
+            "threads",
+            "--concurrency",
+            "4",
+            "-n",
+            hostname,
+            "--without-mingle",
+            "--without-gossip",
+        ]
         if beat:
             command += ["-B", "-s", str(ARTIFACTS / f"beat-{time.monotonic_ns()}")]
         proc = LiveProcess("worker", command, self.env)
