@@ -46,7 +46,7 @@ def publish_numbered(*, table_id: int, first_seq: int, events: list[dict], snaps
 def lobby_changed() -> None:
     """The lobby's figures changed (a seat, the end of a hand): marked stale after commit; the workers' clock
     sends the fresh list within a second."""
-    transaction.on_commit(broadcast.lobby_mark_stale)
+    broadcast.lobby_send_on_commit()
 
 
 def deal_later(table_id: int, *, delay: float) -> None:
