@@ -19,6 +19,4 @@ urlpatterns = [
     path("language/", views.language_choose, name="language_choose"),
     path("email/verify/<str:token>/", views.email_verify_view, name="email_verify"),
     path("email/verify/", views.email_verify_resend, name="email_verify_resend"),
-    path("limits/", views.deposit_limits, name="deposit_limits"),
-    path("self-exclusion/", views.self_exclusion, name="self_exclusion"),
 ]

@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from accounts.audit import staff_action_record
+from accounts.models import User
 from cashier.templatetags.money import format_amount
 from tables.forms import RakeCapForm, RakeCapFormSet, RakeScheduleAdminForm, TableAdminForm
 from tables.hand_view import hand_cards_reveal, hand_history_public
@@ -162,8 +163,6 @@ class HandAdmin(admin.ModelAdmin):
         term = search_term.strip()
         if not term:
             return found, duplicates
-        from accounts.models import User
-
         users = list(
             User.objects.filter(Q(username__icontains=term) | Q(email__iexact=term)).values_list(
                 "pk", flat=True

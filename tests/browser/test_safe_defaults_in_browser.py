@@ -5,8 +5,8 @@ name, to a seated player who may write and a logged-in spectator who may only re
 import pytest
 
 from tables import services
-from tests.browser.conftest import needs_chromium
-from tests.tables.conftest import player_create, table_create
+from tests.factories import player_create, table_create
+from tests.live import needs_chromium
 
 pytestmark = [pytest.mark.live, pytest.mark.browser, pytest.mark.django_db(transaction=True), needs_chromium]
 

@@ -87,7 +87,7 @@ def test_testserver_is_not_an_allowed_host_outside_tests(tmp_path):
 def test_daphne_under_make_runs_defaults_serves_static_files_and_no_debug_page(room_env, tmp_path):
     """daphne as `make run` starts it, with none of the operator's settings: /static/ is served (WhiteNoise),
     an unknown page is a plain 404 (no URL patterns), and a 500 shows no settings."""
-    from tests.conftest import Room
+    from tests.live import Room
 
     env = {k: v for k, v in room_env.items() if k not in OPERATOR_SETTINGS}
     env["SECRET_KEY_FILE"] = str(tmp_path / "key")

@@ -11,7 +11,7 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 
 from pokerroom.celery import WORKERS_KEY
-from tests.cashier.conftest import table_create
+from tests.factories import eur_table_create as table_create
 
 pytestmark = pytest.mark.django_db
 

@@ -18,7 +18,8 @@ from accounts.models import DepositLimit, SelfExclusion
 from cashier import services as cashier
 from cashier.models import Account, Deposit, Entry, Withdrawal
 from cashier.providers import SandboxProvider
-from tests.cashier.conftest import eur_fund, table_create
+from tests.factories import eur_fund
+from tests.factories import eur_table_create as table_create
 
 pytestmark = pytest.mark.django_db
 
@@ -159,7 +160,7 @@ def test_every_form_and_json_endpoint_refuses_hostile_input_without_a_500_and_ch
         _hit(staff_client, url, ADMIN_HOSTILE, names, failures, bodies=JSON_BODIES[:3])
 
     if failures:
-        from tests.conftest import ARTIFACTS
+        from tests.live import ARTIFACTS
 
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         (ARTIFACTS / "hostile_forms_failures.txt").write_text("\n".join(failures))

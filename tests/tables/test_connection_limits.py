@@ -11,7 +11,7 @@ from channels.testing import WebsocketCommunicator
 from pokerroom.asgi import application
 from tables import services
 from tables.consumers import CHAT_RATE_BURST, CLOSE_TOO_MANY, CONNECTIONS_PER_USER_AND_TABLE
-from tests.tables.conftest import player_create, table_create
+from tests.factories import player_create, table_create
 from tests.tables.wsclient import session_cookie_for
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -10,7 +10,7 @@ from channels.testing import WebsocketCommunicator
 from pokerroom.asgi import application
 from tables import services
 from tables.models import Hand, Seat
-from tests.tables.conftest import player_create, table_create
+from tests.factories import player_create, table_create
 from tests.tables.wsclient import session_cookie_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
