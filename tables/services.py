@@ -1321,3 +1321,99 @@ def tables_bots_return() -> int:
                 bots_made_room=F("bots_made_room") - added)
             back += added
     return back
+
+
+# --- staff's table controls (the table's admin page; each written to the audit log) -------------------------
+
+MAX_NOTICE_CHARS = 300
+
+
+def _notice_clean(text: str) -> str:
+    text = (text or "").strip()
+    if len(text) > MAX_NOTICE_CHARS:
+        raise TableError("too_large", _("A message has at most %(n)d characters.") % {"n": MAX_NOTICE_CHARS})
+    return text
+
+
+def table_pause(*, table_id: int, staff_user, notice: str) -> Table:
+    """Stop dealing at the table: the hand in play finishes, no new one is dealt until staff resume it. The
+    players read `notice` (an announcement, and the table's state carries it). Locks the table."""
+    from accounts.audit import staff_action_record
+
+    notice = _notice_clean(notice)
+    with transaction.atomic():
+        table = table_lock(table_id=table_id)
+        before = {"paused": table.paused, "pause_notice": table.pause_notice}
+        table.paused, table.pause_notice = True, notice
+        table.save(update_fields=["paused", "pause_notice"])
+        staff_action_record(actor=staff_user, action="table.pause", target=table, before=before,
+                            after={"paused": True, "pause_notice": notice}, note=notice)
+        broadcast.table_publish_on_commit(
+            table_id=table.id, events=[{"event": "paused", "paused": True, "text": notice}], table=table)
+        broadcast.lobby_send_on_commit()
+        return table
+
+
+def table_resume(*, table_id: int, staff_user) -> Table:
+    """Deal again at a paused table. Locks the table."""
+    from accounts.audit import staff_action_record
+
+    with transaction.atomic():
+        table = table_lock(table_id=table_id)
+        before = {"paused": table.paused, "pause_notice": table.pause_notice}
+        table.paused, table.pause_notice = False, ""
+        table.save(update_fields=["paused", "pause_notice"])
+        staff_action_record(actor=staff_user, action="table.resume", target=table, before=before,
+                            after={"paused": False, "pause_notice": ""})
+        _after_seat_change(table=table, event="paused", data={"paused": False, "text": ""})
+        return table
+
+
+def table_message(*, table_id: int, staff_user, text: str) -> int:
+    """A message from the staff to everyone at the table (an `announcement`). Returns its seq. Locks the table."""
+    from accounts.audit import staff_action_record
+
+    text = _notice_clean(text)
+    if not text:
+        raise TableError("bad_value", _("A message needs some text."))
+    with transaction.atomic():
+        table = table_lock(table_id=table_id)
+        staff_action_record(actor=staff_user, action="table.message", target=table, after={"text": text}, note=text)
+        return broadcast.table_send_event_on_commit(
+            table_id=table.id, event="announcement", data={"text": text, "from": "staff"})
+
+
+def hand_cancel(*, table_id: int, staff_user, note: str = "") -> Hand:
+    """Cancel the hand in play: every chip its players put in goes back to them, and the hand is marked
+    cancelled. Nothing is booked: a hand moves money in the ledger only when it is settled at its end, so each
+    seat's account still holds the stack it was dealt with. What each put in is recorded (`result.returned`,
+    seats from 1) with who cancelled it; the players' requests (leave, sit out) are carried out as at any
+    hand's end. Locks the table."""
+    from accounts.audit import staff_action_record
+
+    with transaction.atomic():
+        table = table_lock(table_id=table_id, with_rake_schedule=True)
+        hand = hand_running(table=table)
+        if hand is None:
+            raise TableError("no_hand", _("No hand is in play at this table."))
+        state = hand_engine(hand=hand, table=table)
+        _cache.pop(hand.id, None)
+        start = {int(seat): stack for seat, stack in hand.config["stacks"].items()}
+        returned = {str(seat + 1): start[seat] - state.stacks.get(seat, 0) for seat in sorted(start)}
+        hand.status = Hand.Status.CANCELLED
+        hand.to_act = None
+        hand.deadline = None
+        hand.ended_at = timezone.now()
+        hand.result = {"cancelled": True, "returned": returned, "board": state.board,
+                       "cancelled_by": staff_user.username, "note": note, "pots": [], "rake": 0}
+        hand.save(update_fields=["status", "to_act", "deadline", "ended_at", "result"])
+        staff_action_record(actor=staff_user, action="hand.cancel", target=hand, before={"status": "running"},
+                            after={"status": "cancelled", "returned": returned}, note=note)
+        seats, stacks, seat_events = _seats_after_hand(table=table)
+        event = {"event": "hand_cancelled", "hand_id": hand.id, "number": hand.number, "returned": returned,
+                 "stacks": {str(number): stack for number, stack in stacks.items()}}
+        broadcast.table_publish_on_commit(table_id=table.id, events=[event, *seat_events], table=table, hand=None,
+                                          state=None, seats=seats, stacks=stacks)
+        broadcast.lobby_send_on_commit()
+        transaction.on_commit(lambda: _schedule_deal(table.id, countdown=DEAL_PAUSE_SECONDS))
+        return hand
