@@ -982,7 +982,11 @@ def hook_seat_released(session) -> None:
 
 # --- seats coming free: removal, waiting lists, house bots making room (docs/tables.md) ----------------------
 
-OFFER_SECONDS = 30  # a seat offered from the waiting list is held this long for the player offered it
+def _offer_seconds() -> int:
+    """How long a seat offered from the waiting list is held for its player (settings.WAITING_OFFER_SECONDS)."""
+    from django.conf import settings
+
+    return int(getattr(settings, "WAITING_OFFER_SECONDS", 30))
 
 
 def _user_tell(*, user, message: dict) -> None:
@@ -1150,10 +1154,11 @@ def _waiting_entry_remove(*, table: Table, user) -> WaitingEntry | None:
 
 def _waiting_offer(*, table: Table) -> None:
     """Offer each free seat that nobody holds to the first players on the list not offered one yet, for
-    OFFER_SECONDS; each is told on their own connections. Caller holds the table's lock."""
+    WAITING_OFFER_SECONDS (30); each is told on their own connections. Caller holds the table's lock."""
     if not table.waiting_count:
         return
     now = timezone.now()
+    seconds = _offer_seconds()
     entries = list(WaitingEntry.objects.filter(table=table).select_related("user").order_by("joined_at", "id"))
     offered = {e.offered_seat for e in entries if e.offered_seat is not None}
     free = [
@@ -1163,11 +1168,11 @@ def _waiting_offer(*, table: Table) -> None:
     ]
     for number, entry in zip(free, [e for e in entries if e.offered_seat is None], strict=False):
         entry.offered_seat = number
-        entry.offer_expires_at = now + timedelta(seconds=OFFER_SECONDS)
+        entry.offer_expires_at = now + timedelta(seconds=seconds)
         entry.save(update_fields=["offered_seat", "offer_expires_at"])
         _user_tell(user=entry.user, message={
             "type": "seat_offer", "table": table.id, "table_name": table.name, "seat": number,
-            "seconds": OFFER_SECONDS, "expires_at": entry.offer_expires_at.isoformat(),
+            "seconds": seconds, "expires_at": entry.offer_expires_at.isoformat(),
             "min_buy_in": table.min_buy_in, "max_buy_in": table.effective_max_buy_in,
         })
 
