@@ -38,6 +38,21 @@ const FALLBACK = {
   connecting: "Connecting…", connected: "Connected", reconnecting: "Reconnecting…", table_closed: "This table is closed.",
   not_connected: "Not connected: try again in a moment.",
   your_turn: "Your turn", time_bank: "Time bank", seconds: "{n}s",
+  waiting_join: "Join the waiting list ({n} waiting)",
+  waiting_full: "The table is full.",
+  waiting_position: "On the waiting list: {position} of {count}.",
+  waiting_leave: "Leave the list",
+  waiting_offer: "Seat {seat} is yours for {n} s.",
+  waiting_take: "Take seat {seat}",
+  seat_offer_elsewhere: "A seat is free for you at {table}: open it within {n} s.",
+  removed_sat_out: "{name} sat out too long and left the table",
+  removed_busted: "{name} did not buy back and left the table",
+  removed_staff: "{name} was removed by the staff",
+  removed_make_room: "{name} made room for a player",
+  staff_says: "Staff: {text}",
+  table_paused: "The table is paused: no new hand until it resumes.",
+  table_resumed: "The table deals again.",
+  hand_cancelled: "Hand #{number} was cancelled: every bet went back.",
   shortcuts: "Shortcuts", shortcut_fold: "F: fold", shortcut_call: "C: check / call", shortcut_raise: "R: bet / raise",
   shortcut_enter: "Enter: confirm",
   acted_fold: "{name} folds", acted_check: "{name} checks", acted_call: "{name} calls {amount}",
@@ -315,6 +330,7 @@ export class TablePage {
     this.handKey = null;
     this.lastHand = null; // the last hand seen, for the history and the board left on the table between hands
     this.handNumbers = new Map(); // hand id -> number
+    this.waiting = null; // this player's place on this table's waiting list (the server's `waiting` message)
     this.streetKey = null;
     this.preAppliedFor = null;
     this.options = { auto_muck: true, straddle: false };
@@ -653,6 +669,8 @@ export class TablePage {
       } catch (e) {
         console.warn("table event not shown", msg, e);
       }
+    } else if (["waiting", "seat_offer", "seat_offer_expired", "removed"].includes(msg.type)) {
+      this.onPersonal(msg);
     } else if (msg.type === "error") {
       this.pendingSitIn = null; // a refused rebuy: the player decides again
       this.toast(msg.message || msg.code || this.t("error"));
@@ -1326,6 +1344,20 @@ export class TablePage {
     if (!this.authenticated) {
       E.spectator.replaceChildren(h("span", { text: this.t("watching") }), " ",
         h("a", { id: "login-to-play", class: "button primary", href: this.loginUrl, text: this.t("login_to_play") }));
+    } else if (this.waiting && this.waiting.offered_seat) {
+      const seat = this.waiting.offered_seat;
+      const left = Math.max(0, Math.round((Date.parse(this.waiting.expires_at) - Date.now()) / 1000)) || "";
+      E.spectator.replaceChildren(h("span", { id: "waiting-offer", text: this.t("waiting_offer", { seat, n: left }) }), " ",
+        h("button", { type: "button", id: "waiting-take", class: "button primary", text: this.t("waiting_take", { seat }),
+          onclick: () => this.openBuyIn(seat) }));
+    } else if (this.waiting) {
+      E.spectator.replaceChildren(h("span", { id: "waiting-position", text: this.t("waiting_position", this.waiting) }), " ",
+        h("button", { type: "button", id: "waiting-leave", class: "button ghost", text: this.t("waiting_leave"),
+          onclick: () => this.send({ type: "waiting_leave" }) }));
+    } else if (this.state && this.state.seats.length && this.state.seats.every((s) => s.player)) {
+      E.spectator.replaceChildren(h("span", { text: this.t("waiting_full") }), " ",
+        h("button", { type: "button", id: "waiting-join", class: "button primary",
+          text: this.t("waiting_join", { n: this.currentTable().waiting || 0 }), onclick: () => this.send({ type: "waiting_join" }) }));
     } else {
       E.spectator.replaceChildren(h("span", { text: this.t("choose_seat") }));
     }
@@ -1563,6 +1595,25 @@ export class TablePage {
     this.chatLine("dealer", this.t("dealer") + ":", text);
   }
 
+  /** What the server sends this player alone: their place on a waiting list, a seat offered, a seat lost. */
+  onPersonal(msg) {
+    const here = msg.table === (this.table.id ?? Number(this.root.dataset.tableId));
+    if (msg.type === "waiting" && here) {
+      this.waiting = msg.position ? msg : null;
+    } else if (msg.type === "seat_offer") {
+      if (here) {
+        this.waiting = { ...(this.waiting || {}), offered_seat: msg.seat, expires_at: msg.expires_at };
+        this.toast(this.t("waiting_offer", { seat: msg.seat, n: msg.seconds }));
+      } else {
+        this.toast(this.t("seat_offer_elsewhere", { table: msg.table_name, n: msg.seconds }));
+      }
+    } else if (msg.type === "seat_offer_expired" || msg.type === "removed") {
+      if (here) this.waiting = null;
+      if (msg.message) this.toast(msg.message);
+    }
+    if (this.state) this.renderSpectatorBar();
+  }
+
   onEvent(ev) {
     const name = (e) => e.name || (e.player && e.player.name) || (Number.isInteger(e.seat) ? this.seatName(e.seat) : "");
     switch (ev.event) {
@@ -1623,6 +1674,19 @@ export class TablePage {
       case "hand_ended":
         this.addHistory(ev);
         this.finishHand(ev);
+        break;
+      case "seat":
+        if (ev.removed && FALLBACK[`removed_${ev.removed}`]) this.dealerLine(this.t(`removed_${ev.removed}`, { name: ev.name || "" }));
+        break;
+      case "announcement":
+        if (ev.text) this.dealerLine(this.t("staff_says", { text: ev.text }));
+        break;
+      case "paused":
+        this.dealerLine(this.t(ev.paused ? "table_paused" : "table_resumed") + (ev.text ? ` ${ev.text}` : ""));
+        break;
+      case "hand_cancelled":
+        this.finished = null;
+        this.dealerLine(this.t("hand_cancelled", { number: ev.number ?? "" }));
         break;
       default:
         break;
