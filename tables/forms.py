@@ -117,6 +117,8 @@ class TableAdminForm(forms.ModelForm):
             "rake_schedule",
             "action_seconds",
             "time_bank_seconds",
+            "sit_out_limit_seconds",
+            "bust_limit_seconds",
             "bots_allowed",
             "is_open",
         )
