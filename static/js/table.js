@@ -1603,7 +1603,12 @@ export class TablePage {
     } else if (msg.type === "seat_offer") {
       if (here) {
         this.waiting = { ...(this.waiting || {}), offered_seat: msg.seat, expires_at: msg.expires_at };
-        this.toast(this.t("waiting_offer", { seat: msg.seat, n: msg.seconds }));
+        // The bar under the table says so and counts the seconds down.
+        clearInterval(this.offerTicker);
+        this.offerTicker = setInterval(() => {
+          if (!this.waiting || !this.waiting.offered_seat || this.me) clearInterval(this.offerTicker);
+          else this.renderSpectatorBar();
+        }, 1000);
       } else {
         this.toast(this.t("seat_offer_elsewhere", { table: msg.table_name, n: msg.seconds }));
       }
