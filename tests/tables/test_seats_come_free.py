@@ -255,3 +255,21 @@ def test_a_house_bot_makes_room_for_a_waiting_player_and_comes_back_when_people_
     table.refresh_from_db()
     assert table.bots_made_room == 0
     assert ledger_check().ok
+
+
+def test_waiting_list_messages_are_checked_for_shape():
+    from tables.protocol import ProtocolError, WaitingJoin, WaitingLeave, parse_client_message
+
+    assert parse_client_message('{"type": "waiting_join", "table": 7}') == WaitingJoin(table=7)
+    assert parse_client_message('{"type": "waiting_leave"}') == WaitingLeave(table=None)
+    for bad in ('{"type": "waiting_join", "table": "7"}', '{"type": "waiting_join", "table": 0}',
+                '{"type": "waiting_leave", "table": 1.0}', '{"type": "waiting_join", "table": true}'):
+        with pytest.raises(ProtocolError):
+            parse_client_message(bad)
+
+
+def test_joining_the_list_of_a_table_that_does_not_exist_is_refused(players):
+    with pytest.raises(services.TableError) as refused:
+        services.waiting_join(table_id=999_999, user=players[0])
+    assert refused.value.code == "no_table"
+    assert not WaitingEntry.objects.exists()
