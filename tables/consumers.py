@@ -130,6 +130,9 @@ class LobbyConsumer(RoomConsumer):
         await self.player_group_join()
         await self.accept()
         await self.send_json({"type": "tables", "tables": await db_call(table_list_open)()})
+        if self.authenticated:  # the lists this player is on, so the lobby shows them after a reload
+            for waiting in await db_call(_waiting_lists_of)(self.scope["user"]):
+                await self.send_json(waiting)
 
     async def disconnect(self, code: int) -> None:
         await self.channel_layer.group_discard(LOBBY_GROUP, self.channel_name)
@@ -168,6 +171,14 @@ def _waiting_of(table_id: int, user) -> dict | None:
     if not WaitingEntry.objects.filter(table_id=table_id, user=user).exists():
         return None
     return services.waiting_position(table=Table.objects.get(pk=table_id), user=user)
+
+
+def _waiting_lists_of(user) -> list[dict]:
+    """Where a player stands on every waiting list they are on (`waiting` messages)."""
+    from tables.models import WaitingEntry
+
+    entries = WaitingEntry.objects.filter(user=user).select_related("table")
+    return [services.waiting_position(table=entry.table, user=user) for entry in entries]
 
 
 def _fresh_snapshot(table_id: int) -> dict | None:

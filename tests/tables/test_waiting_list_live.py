@@ -117,9 +117,12 @@ def test_a_full_tables_waiting_list_offers_the_seat_in_turn(room_short_offers):
                           == dave.username)
             await lobby.until(lambda m: (_listed(m, table.id) or {}).get("waiting") == 0)
 
-            # Eve joins the full table's list and leaves it again.
+            # Eve joins the full table's list; a lobby she opens later shows her place; she leaves the list.
             await e.send(type="waiting_join")
             assert (await e.until(lambda m: m["type"] == "waiting"))["position"] == 1
+            async with LobbyClient(room, cookie[eve.id]) as eve_lobby:
+                place = await eve_lobby.until(lambda m: m["type"] == "waiting")
+                assert place["table"] == table.id and place["position"] == 1
             await e.send(type="waiting_leave")
             left = await e.until(lambda m: m["type"] == "waiting")
             assert left["position"] is None and left["count"] == 0
