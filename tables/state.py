@@ -6,6 +6,8 @@ two private parts each consumer adds for its own player: their hole cards and, o
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from django.utils import timezone
 
 from tables.engine.hand import Hand as EngineHand
@@ -24,6 +26,15 @@ def _seat_status(seat: Seat, state: EngineHand | None, in_hand: bool) -> str:
             return "all_in"
         return "active"
     return seat.status
+
+
+def _kept_until(table: Table, seat: Seat, stack: int) -> str | None:
+    """When a player sitting out loses the seat unless they sit in (or, with no chips, buy back): ISO 8601,
+    None for everyone else (the room's limits: tables.services.seats_expired_release)."""
+    if seat.user_id is None or seat.status != Seat.Status.SITTING_OUT or seat.sat_out_at is None:
+        return None
+    limit = table.bust_limit_seconds if stack <= 0 else table.sit_out_limit_seconds
+    return (seat.sat_out_at + timedelta(seconds=limit)).isoformat()
 
 
 def table_snapshot(
@@ -58,6 +69,7 @@ def table_snapshot(
                 "time_bank_ms": seat.time_bank_ms,
                 "sitting_out_next": seat.sit_out_next,
                 "leaving": seat.leave_after_hand,
+                "kept_until": _kept_until(table, seat, stack),
                 "_options": {"auto_muck": seat.auto_muck, "straddle": seat.straddle},
             }
         )

@@ -50,6 +50,7 @@ const FALLBACK = {
   removed_staff: "{name} was removed by the staff",
   removed_make_room: "{name} made room for a player",
   staff_says: "Staff: {text}",
+  kept_until_sit_in: "Sit in by {time} to keep your seat.", kept_until_rebuy: "Buy back by {time} to keep your seat.",
   table_paused: "The table is paused: no new hand until it resumes.",
   table_resumed: "The table deals again.",
   hand_cancelled: "Hand #{number} was cancelled: every bet went back.",
@@ -468,9 +469,10 @@ export class TablePage {
     E.topUpButton = h("button", { type: "button", id: "top-up", class: "button ghost", text: t("top_up"), onclick: () => this.openTopUp() });
     E.leave = h("button", { type: "button", id: "leave", class: "button danger", text: t("leave"), onclick: () => this.leave() });
     E.myTimeBank = h("span", { id: "my-time-bank", class: "my-time-bank", title: t("time_bank") });
+    E.keptUntil = h("span", { id: "kept-until", class: "kept-until", hidden: true });
     return h("div", { id: "seat-controls", class: "seat-controls", hidden: true },
       E.rebuy, E.sitOut, E.sitInGroup, E.topUpButton, E.leave,
-      h("label", { class: "toggle" }, E.autoMuck, " ", t("auto_muck")), E.straddleLabel, E.myTimeBank);
+      h("label", { class: "toggle" }, E.autoMuck, " ", t("auto_muck")), E.straddleLabel, E.myTimeBank, E.keptUntil);
   }
 
   buildBuyInDialog() {
@@ -1309,6 +1311,13 @@ export class TablePage {
     E.topUpButton.disabled = room < this.chip() || this.inHand(me);
     E.topUpButton.title = this.t("top_up_between_hands");
     E.myTimeBank.replaceChildren(icon("clock"), " ", this.t("time_bank_left", { n: Math.round((me.time_bank_ms || 0) / 1000) }));
+    // Sitting out: the seat is kept until the table's limit, then it comes free (docs/tables.md).
+    const keptUntil = me.kept_until ? new Date(me.kept_until) : null;
+    E.keptUntil.hidden = !keptUntil;
+    if (keptUntil) {
+      const time = keptUntil.toLocaleTimeString(document.documentElement.lang || undefined, { hour: "2-digit", minute: "2-digit", second: "2-digit" });
+      E.keptUntil.textContent = this.t(busted ? "kept_until_rebuy" : "kept_until_sit_in", { time });
+    }
   }
 
   /** Dealt into the hand being played (folded included: the seat's chips are in it until it ends). */

@@ -3,7 +3,7 @@ limit, or busted and not buying back, lose the seat after the hand in play with 
 wallet; waiting lists are offered the seats; house bots make room for people and come back. The live test
 (test_seats_come_free_live.py) runs the same on a real worker."""
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 import pytest
 from django.utils import timezone
@@ -57,6 +57,12 @@ def test_a_player_sitting_out_past_the_limit_is_cashed_out_and_the_seat_is_free(
     assert seat.status == "sitting_out" and seat.sat_out_at is not None
 
     _age(table, 1, 590)
+    from tables.state import table_snapshot
+
+    rows = {row["seat"]: row for row in table_snapshot(table=table, hand=None, state=None)["seats"]}
+    kept = datetime.fromisoformat(rows[1]["kept_until"])
+    assert 5 <= (kept - timezone.now()).total_seconds() <= 10, "the table shows her when she loses the seat"
+    assert rows[2]["kept_until"] is None, "nothing for those who play"
     assert services.seats_expired_release() == 0, "ten seconds before the limit the seat is still hers"
     _age(table, 1, 601)
     assert services.seats_expired_release() == 1
