@@ -28,6 +28,18 @@ def _seat_status(seat: Seat, state: EngineHand | None, in_hand: bool) -> str:
     return seat.status
 
 
+def _seats_reserved(table: Table) -> set[int]:
+    """Empty seats held for a player on the waiting list (read only when the table has a list)."""
+    if not table.waiting_count:
+        return set()
+    from tables.models import WaitingEntry
+
+    return set(
+        WaitingEntry.objects.filter(table=table, offered_seat__isnull=False, offer_expires_at__gt=timezone.now())
+        .values_list("offered_seat", flat=True)
+    )
+
+
 def _kept_until(table: Table, seat: Seat, stack: int) -> str | None:
     """When a player sitting out loses the seat unless they sit in (or, with no chips, buy back): ISO 8601,
     None for everyone else (the room's limits: tables.services.seats_expired_release)."""
@@ -47,6 +59,7 @@ def table_snapshot(
         seats = table_seats(table=table)
     wallet_stacks = seat_stacks(table=table) if stacks is None else stacks
     shown = state.shown_cards() if state is not None else {}
+    reserved = _seats_reserved(table)
     players = hand.players if hand is not None else {}
     seat_rows = []
     for seat in seats:
@@ -70,6 +83,7 @@ def table_snapshot(
                 "sitting_out_next": seat.sit_out_next,
                 "leaving": seat.leave_after_hand,
                 "kept_until": _kept_until(table, seat, stack),
+                "reserved": seat.user_id is None and seat.number in reserved,
                 "_options": {"auto_muck": seat.auto_muck, "straddle": seat.straddle},
             }
         )

@@ -49,7 +49,7 @@ const FALLBACK = {
   removed_busted: "{name} did not buy back and left the table",
   removed_staff: "{name} was removed by the staff",
   removed_make_room: "{name} made room for a player",
-  staff_says: "Staff: {text}",
+  staff_says: "Staff: {text}", seat_reserved: "Reserved",
   kept_until_sit_in: "Sit in by {time} to keep your seat.", kept_until_rebuy: "Buy back by {time} to keep your seat.",
   table_paused: "The table is paused: no new hand until it resumes.",
   table_resumed: "The table deals again.",
@@ -810,7 +810,10 @@ export class TablePage {
       const status = seat.player ? seat.status : "empty";
       if (!seat.player || status === "empty") {
         let content;
-        if (canSit) {
+        const mine = this.waiting && this.waiting.offered_seat === seat.seat;
+        if (seat.reserved && !mine) {  // held for a player on the waiting list
+          content = h("span", { class: "open-seat reserved", text: this.t("seat_reserved") });
+        } else if (canSit) {
           content = h("button", { type: "button", class: "sit-here", "data-seat": seat.seat, text: this.t("sit_here"),
             onclick: () => this.openBuyIn(seat.seat) });
         } else if (!this.authenticated) {
@@ -1363,7 +1366,7 @@ export class TablePage {
       E.spectator.replaceChildren(h("span", { id: "waiting-position", text: this.t("waiting_position", this.waiting) }), " ",
         h("button", { type: "button", id: "waiting-leave", class: "button ghost", text: this.t("waiting_leave"),
           onclick: () => this.send({ type: "waiting_leave" }) }));
-    } else if (this.state && this.state.seats.length && this.state.seats.every((s) => s.player)) {
+    } else if (this.state && this.state.seats.length && this.state.seats.every((s) => s.player || s.reserved)) {
       E.spectator.replaceChildren(h("span", { text: this.t("waiting_full") }), " ",
         h("button", { type: "button", id: "waiting-join", class: "button primary",
           text: this.t("waiting_join", { n: this.currentTable().waiting || 0 }), onclick: () => this.send({ type: "waiting_join" }) }));

@@ -180,6 +180,12 @@ def test_the_waiting_list_offers_a_freed_seat_to_the_first_then_the_next(players
     services.seat_leave(table_id=table.id, user=alice)
     entry = WaitingEntry.objects.get(table=table, user=carol)
     assert entry.offered_seat == 1 and entry.offer_expires_at > timezone.now()
+    from tables.state import table_snapshot
+
+    table.refresh_from_db()
+    rows = {row["seat"]: row for row in table_snapshot(table=table, hand=None, state=None)["seats"]}
+    assert rows[1]["reserved"] and rows[1]["player"] is None, "everyone sees the seat is held"
+    assert not rows[2]["reserved"]
     with pytest.raises(services.TableError) as refused:
         sit(table, dave, 1)
     assert refused.value.code == "seat_reserved", "the seat is held for the first on the list"

@@ -102,7 +102,9 @@ def test_a_full_tables_waiting_list_offers_the_seat_in_turn(room_short_offers):
             offer = await lobby.until(lambda m: m["type"] == "seat_offer")
             assert offer["table"] == table.id and offer["seat"] == 2 and offer["seconds"] == OFFER_SECONDS
             assert not any(f["type"] == "seat_offer" for f in d.frames), "only the first is offered the seat"
-            # Nobody else may take it meanwhile.
+            # Everyone sees it held, and nobody else may take it meanwhile.
+            held = await e.until(lambda m: m["type"] == "state" and m["seats"][1]["reserved"])
+            assert held["seats"][1]["player"] is None
             await e.send(type="join", seat=2, buy_in=200)
             refused = await e.until(lambda m: m["type"] == "error")
             assert refused["code"] == "seat_reserved"
