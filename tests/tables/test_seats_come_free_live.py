@@ -69,7 +69,7 @@ def _call(legal: set[str]) -> str | None:
 
 def test_gone_busted_and_sitting_out_players_free_their_seats(room_with_beat):
     room = room_with_beat
-    table = table_create(seats=6, small_blind=1, big_blind=2, min_buy_in=20, max_buy_in=2000, action_seconds=2,
+    table = table_create(seats=6, small_blind=1, big_blind=2, min_buy_in=20, max_buy_in=20000, action_seconds=2,
                          time_bank_seconds=0, sit_out_limit_seconds=4, bust_limit_seconds=2)
     alice, bob, carol, dave, newcomer = (player_create() for _ in range(5))
     welcome = wallet_balances(user=carol)["play"]
@@ -86,7 +86,7 @@ def test_gone_busted_and_sitting_out_players_free_their_seats(room_with_beat):
             async with TableClient(room, table.id, session=cookies[bob.id]) as b, \
                     TableClient(room, table.id, session=cookies[dave.id]) as d:
                 await b.send(type="join", seat=2, buy_in=20)
-                await d.send(type="join", seat=4, buy_in=2000)
+                await d.send(type="join", seat=4, buy_in=20000)  # Bob would have to double up ten times
                 alice_client = TableClient(room, table.id, session=cookies[alice.id])
                 async with alice_client as a:
                     await a.send(type="join", seat=1, buy_in=200)
