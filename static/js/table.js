@@ -49,7 +49,7 @@ const FALLBACK = {
   removed_busted: "{name} did not buy back and left the table",
   removed_staff: "{name} was removed by the staff",
   removed_make_room: "{name} made room for a player",
-  staff_says: "Staff: {text}", seat_reserved: "Reserved",
+  staff_says: "Staff: {text}", seat_reserved: "Reserved", hand_cancelled_short: "Cancelled: every bet returned",
   kept_until_sit_in: "Sit in by {time} to keep your seat.", kept_until_rebuy: "Buy back by {time} to keep your seat.",
   table_paused: "The table is paused: no new hand until it resumes.",
   table_resumed: "The table deals again.",
@@ -1703,7 +1703,11 @@ export class TablePage {
         break;
       case "hand_cancelled":
         this.finished = null;
+        this.awards = [];
         this.dealerLine(this.t("hand_cancelled", { number: ev.number ?? "" }));
+        this.history.unshift({ number: ev.number ?? "", pot: 0, winners: [], board: [], handId: null, cancelled: true });
+        this.history = this.history.slice(0, 10);
+        this.renderHistory();
         break;
       default:
         break;
@@ -1739,8 +1743,9 @@ export class TablePage {
     const items = this.history.map((entry) => h("li", { "data-hand": entry.number },
       h("div", { class: "hh-top" },
         h("span", { class: "hh-number", text: this.t("hand_number", { number: entry.number }) }),
-        h("span", { class: "hh-pot", text: this.money(entry.pot) })),
+        h("span", { class: "hh-pot", text: entry.cancelled ? "" : this.money(entry.pot) })),
       entry.board.length ? h("div", { class: "hh-board" }, entry.board.map((c) => cardEl(c, "mini"))) : null,
+      entry.cancelled ? h("div", { class: "hh-cancelled", text: this.t("hand_cancelled_short") }) : null,
       h("div", { class: "hh-winners" }, entry.winners.map(([who, amount]) => h("span", {
         class: `hh-winner${who === this.userName ? " me" : ""}`, text: this.t("hand_won", { name: who, amount: this.short(amount) }),
       }))), this.historyLinks(entry)));
