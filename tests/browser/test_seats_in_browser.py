@@ -32,6 +32,13 @@ def test_staff_cancel_a_hand_and_pause_a_table_from_its_page(live_room, browser)
     assert hand is not None
     base = live_room.http_url
     errors: list[str] = []
+    # One of the players watches the table while staff work.
+    player = browser.new_context(viewport={"width": 1366, "height": 768})
+    player.add_cookies([{"name": "sessionid", "value": session_cookie_for(players[0]), "url": base}])
+    at_table = player.new_page()
+    at_table.on("pageerror", lambda error: errors.append(str(error)))
+    at_table.goto(f"{base}/tables/{table.id}/")
+    at_table.wait_for_selector("#seat-controls:not([hidden])")
     page = browser.new_context(viewport={"width": 1280, "height": 1000}).new_page()
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.goto(f"{base}/admin/login/")
@@ -53,6 +60,8 @@ def test_staff_cancel_a_hand_and_pause_a_table_from_its_page(live_room, browser)
     hand.refresh_from_db()
     assert hand.status == Hand.Status.CANCELLED
     assert AuditEntry.objects.filter(action="hand.cancel", note="a misdeal").exists()
+    at_table.wait_for_selector(f"#chat-log >> text=Hand #{hand.number} was cancelled")
+    assert "every bet returned" in at_table.locator("#hand-history").inner_text()
 
     page.click("#control-pause")
     page.fill("#id_text", "Back in five minutes")
@@ -60,6 +69,8 @@ def test_staff_cancel_a_hand_and_pause_a_table_from_its_page(live_room, browser)
     page.wait_for_selector("#control-resume")
     assert "Back in five minutes" in page.locator("#table-controls").inner_text()
     page.screenshot(path=str(ARTIFACTS / "admin-table-controls-paused.png"), full_page=True)
+    at_table.wait_for_selector("#chat-log >> text=Back in five minutes")
+    at_table.screenshot(path=str(ARTIFACTS / "table-paused-by-staff.png"))
     table.refresh_from_db()
     assert table.paused
     assert not errors, errors
