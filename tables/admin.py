@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from accounts.audit import staff_action_record
+from accounts.models import User
 from cashier.templatetags.money import format_amount
 from tables import services
 from tables.forms import RakeCapForm, RakeCapFormSet, RakeScheduleAdminForm, TableAdminForm
@@ -335,8 +336,6 @@ class HandAdmin(admin.ModelAdmin):
         term = search_term.strip()
         if not term:
             return found, duplicates
-        from accounts.models import User
-
         users = list(
             User.objects.filter(Q(username__icontains=term) | Q(email__iexact=term)).values_list(
                 "pk", flat=True

@@ -9,9 +9,9 @@ from cashier.selectors import ledger_check
 from staff.models import AuditEntry
 from tables import services
 from tables.models import Hand
-from tests.browser.conftest import needs_chromium
-from tests.conftest import ARTIFACTS
-from tests.staff.conftest import player_create, sit, table_create
+from tests.factories import player_create, table_create
+from tests.factories import sit_now as sit
+from tests.live import ARTIFACTS, needs_chromium
 from tests.tables.wsclient import session_cookie_for
 
 pytestmark = [

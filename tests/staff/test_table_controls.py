@@ -11,7 +11,8 @@ from staff.models import AuditEntry
 from tables import services
 from tables.models import Hand, Seat
 from tables.selectors import seat_stacks
-from tests.staff.conftest import player_create, sit, table_create
+from tests.factories import player_create, table_create
+from tests.factories import sit_now as sit
 
 pytestmark = pytest.mark.django_db
 

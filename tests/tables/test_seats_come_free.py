@@ -11,11 +11,9 @@ from django.utils import timezone
 from cashier.models import SeatSession
 from cashier.selectors import ledger_check, wallet_balances
 from tables import services
-from tables.bots import bots_seat
 from tables.models import Hand, Seat, WaitingEntry
 from tables.selectors import seat_stacks
-from tests.tables.conftest import player_create, table_create
-from tests.tables.test_table_services import sit
+from tests.factories import player_create, sit, table_create
 
 pytestmark = pytest.mark.django_db
 
@@ -31,14 +29,12 @@ def _running(table) -> Hand | None:
 
 def _finish(table, players) -> None:
     """Play the running hand out passively (house bots as they play)."""
-    from tables.bots import bot_act
-
     while (hand := _running(table)) is not None:
         state = services.hand_engine(hand=hand, table=table)
         legal = {item["action"] for item in state.legal_actions()}
         seat = Seat.objects.select_related("user").get(table=table, number=hand.to_act + 1)
         if seat.user.is_bot:
-            bot_act(hand_id=hand.id, action_no=hand.action_no)
+            services.bot_act(hand_id=hand.id, action_no=hand.action_no)
             continue
         user = next(p for p in players if p.id == seat.user_id)
         action = "check" if "check" in legal else ("call" if "call" in legal else "fold")
@@ -242,7 +238,7 @@ def test_the_lobby_shows_the_length_of_the_list(players):
 
 def test_a_house_bot_makes_room_for_a_waiting_player_and_comes_back_when_people_leave(players):
     table = table_create(seats=3)
-    assert bots_seat(table_id=table.id, count=2) == 2
+    assert services.bots_seat(table_id=table.id, count=2) == 2
     alice, bob = players[:2]
     services.seat_take(table_id=table.id, user=alice, seat_number=None, buy_in=200, post="now")
     # A full table: two bots and Alice. Bob waits; between hands a bot leaves at once and Bob is offered its seat.

@@ -14,8 +14,8 @@ import pytest
 from cashier.models import SeatSession
 from cashier.selectors import ledger_check, wallet_balances
 from tables.models import Seat
-from tests.conftest import Room
-from tests.tables.conftest import player_create, table_create
+from tests.factories import player_create, table_create
+from tests.live import Room
 from tests.tables.wsclient import TableClient, session_cookie_for
 
 pytestmark = [pytest.mark.live, pytest.mark.django_db(transaction=True)]

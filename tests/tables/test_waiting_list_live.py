@@ -15,8 +15,8 @@ import websockets
 from cashier.selectors import ledger_check
 from tables import services
 from tables.models import WaitingEntry
-from tests.conftest import Room
-from tests.tables.conftest import player_create, table_create
+from tests.factories import player_create, table_create
+from tests.live import Room
 from tests.tables.wsclient import TableClient, session_cookie_for
 
 pytestmark = [pytest.mark.live, pytest.mark.django_db(transaction=True)]
