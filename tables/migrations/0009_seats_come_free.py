@@ -8,68 +8,122 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tables', '0008_table_games_dealt_and_bomb_pots'),
+        ("tables", "0008_table_games_dealt_and_bomb_pots"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='seat',
-            name='remove_reason',
-            field=models.CharField(blank=True, default='', max_length=16),
+            model_name="seat",
+            name="remove_reason",
+            field=models.CharField(blank=True, default="", max_length=16),
         ),
         migrations.AddField(
-            model_name='seat',
-            name='sat_out_at',
+            model_name="seat",
+            name="sat_out_at",
             field=models.DateTimeField(blank=True, null=True),
         ),
         migrations.AddField(
-            model_name='table',
-            name='bots_made_room',
-            field=models.PositiveSmallIntegerField(default=0, editable=False, help_text='house bots that left to make room for people, who come back later'),
+            model_name="table",
+            name="bots_made_room",
+            field=models.PositiveSmallIntegerField(
+                default=0,
+                editable=False,
+                help_text="house bots that left to make room for people, who come back later",
+            ),
         ),
         migrations.AddField(
-            model_name='table',
-            name='bust_limit_seconds',
-            field=models.PositiveIntegerField(default=120, help_text='A player left with no chips who does not buy back within this time loses the seat.', validators=[django.core.validators.MinValueValidator(1), django.core.validators.MaxValueValidator(86400)], verbose_name='busted, buy back within (seconds)'),
+            model_name="table",
+            name="bust_limit_seconds",
+            field=models.PositiveIntegerField(
+                default=120,
+                help_text="A player left with no chips who does not buy back within this time loses the seat.",
+                validators=[
+                    django.core.validators.MinValueValidator(1),
+                    django.core.validators.MaxValueValidator(86400),
+                ],
+                verbose_name="busted, buy back within (seconds)",
+            ),
         ),
         migrations.AddField(
-            model_name='table',
-            name='pause_notice',
-            field=models.CharField(blank=True, default='', editable=False, max_length=300, verbose_name='pause notice'),
+            model_name="table",
+            name="pause_notice",
+            field=models.CharField(
+                blank=True, default="", editable=False, max_length=300, verbose_name="pause notice"
+            ),
         ),
         migrations.AddField(
-            model_name='table',
-            name='paused',
-            field=models.BooleanField(default=False, editable=False, help_text="no new hand is dealt (the hand in play finishes); staff pause and resume from the table's page", verbose_name='paused'),
+            model_name="table",
+            name="paused",
+            field=models.BooleanField(
+                default=False,
+                editable=False,
+                help_text="no new hand is dealt (the hand in play finishes); staff pause and resume from the table's page",
+                verbose_name="paused",
+            ),
         ),
         migrations.AddField(
-            model_name='table',
-            name='sit_out_limit_seconds',
-            field=models.PositiveIntegerField(default=600, help_text='A player sitting out longer loses the seat (after the hand in play); the stack goes back to the wallet.', validators=[django.core.validators.MinValueValidator(1), django.core.validators.MaxValueValidator(86400)], verbose_name='sitting out at most (seconds)'),
+            model_name="table",
+            name="sit_out_limit_seconds",
+            field=models.PositiveIntegerField(
+                default=600,
+                help_text="A player sitting out longer loses the seat (after the hand in play); the stack goes back to the wallet.",
+                validators=[
+                    django.core.validators.MinValueValidator(1),
+                    django.core.validators.MaxValueValidator(86400),
+                ],
+                verbose_name="sitting out at most (seconds)",
+            ),
         ),
         migrations.AddField(
-            model_name='table',
-            name='waiting_count',
-            field=models.PositiveIntegerField(default=0, editable=False, help_text="players on the waiting list (kept with the list, under the table's lock)"),
+            model_name="table",
+            name="waiting_count",
+            field=models.PositiveIntegerField(
+                default=0,
+                editable=False,
+                help_text="players on the waiting list (kept with the list, under the table's lock)",
+            ),
         ),
         migrations.CreateModel(
-            name='WaitingEntry',
+            name="WaitingEntry",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('joined_at', models.DateTimeField(default=django.utils.timezone.now)),
-                ('offered_seat', models.PositiveSmallIntegerField(blank=True, null=True)),
-                ('offer_expires_at', models.DateTimeField(blank=True, null=True)),
-                ('table', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='waiting', to='tables.table')),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='waiting_lists', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("joined_at", models.DateTimeField(default=django.utils.timezone.now)),
+                ("offered_seat", models.PositiveSmallIntegerField(blank=True, null=True)),
+                ("offer_expires_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "table",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="waiting", to="tables.table"
+                    ),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="waiting_lists",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'waiting list entry',
-                'verbose_name_plural': 'waiting lists',
-                'ordering': ('table', 'joined_at', 'id'),
-                'constraints': [models.UniqueConstraint(fields=('table', 'user'), name='waiting_once_per_table'), models.UniqueConstraint(condition=models.Q(('offered_seat__isnull', False)), fields=('table', 'offered_seat'), name='waiting_one_offer_per_seat')],
+                "verbose_name": "waiting list entry",
+                "verbose_name_plural": "waiting lists",
+                "ordering": ("table", "joined_at", "id"),
+                "constraints": [
+                    models.UniqueConstraint(fields=("table", "user"), name="waiting_once_per_table"),
+                    models.UniqueConstraint(
+                        condition=models.Q(("offered_seat__isnull", False)),
+                        fields=("table", "offered_seat"),
+                        name="waiting_one_offer_per_seat",
+                    ),
+                ],
             },
         ),
         # Players sitting out already: their clock starts now.

@@ -122,6 +122,7 @@ def test_a_player_waits_on_a_full_table_and_is_offered_the_seat(live_room, brows
     lobby.wait_for_selector("#lobby-notice:not([hidden])")
     assert "1 of 1" in lobby.locator("#lobby-notice").inner_text()
     lobby.wait_for_function(
-        f"document.querySelector('tr[data-table-id=\"{table.id}\"] .waiting-count').textContent === '1'")
+        f"document.querySelector('tr[data-table-id=\"{table.id}\"] .waiting-count').textContent === '1'"
+    )
     lobby.screenshot(path=str(ARTIFACTS / "lobby-waiting.png"))
     assert not errors, errors

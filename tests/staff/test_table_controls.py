@@ -21,8 +21,9 @@ def _act(table, players, action, amount=None):
     hand = Hand.objects.get(table=table, status="running")
     seat = Seat.objects.get(table=table, number=hand.to_act + 1)
     user = next(p for p in players if p.id == seat.user_id)
-    services.table_act(table_id=table.id, user=user, hand_id=hand.id, action_no=hand.action_no, action=action,
-                       amount=amount)
+    services.table_act(
+        table_id=table.id, user=user, hand_id=hand.id, action_no=hand.action_no, action=action, amount=amount
+    )
 
 
 def _play_out(table, players) -> Hand:
@@ -86,7 +87,9 @@ def test_cancelling_a_hand_gives_every_chip_back_and_marks_it_cancelled(boss, th
 
 def test_cancelling_without_a_hand_in_play_changes_nothing(boss, three_at_a_table):
     table, _players = three_at_a_table
-    response = boss.post(reverse("admin:tables_table_cancel_hand", args=[table.pk]), {"confirm": "1"}, follow=True)
+    response = boss.post(
+        reverse("admin:tables_table_cancel_hand", args=[table.pk]), {"confirm": "1"}, follow=True
+    )
     assert response.status_code == 200 and "No hand is in play" in response.content.decode()
     assert not AuditEntry.objects.filter(action="hand.cancel").exists()
 
@@ -94,8 +97,10 @@ def test_cancelling_without_a_hand_in_play_changes_nothing(boss, three_at_a_tabl
 def test_a_paused_table_finishes_its_hand_and_deals_no_other_until_resumed(boss, three_at_a_table):
     table, players = three_at_a_table
     services.hand_deal(table_id=table.id)
-    boss.post(reverse("admin:tables_table_pause", args=[table.pk]),
-              {"confirm": "1", "text": "Short break: back in five minutes"})
+    boss.post(
+        reverse("admin:tables_table_pause", args=[table.pk]),
+        {"confirm": "1", "text": "Short break: back in five minutes"},
+    )
     table.refresh_from_db()
     assert table.paused and table.pause_notice == "Short break: back in five minutes"
     hand = _play_out(table, players)  # the hand in play goes on to its end
@@ -133,7 +138,9 @@ def test_removing_a_player_during_a_hand_cashes_them_out_when_it_ends(boss, thre
     services.hand_deal(table_id=table.id)
     boss.post(reverse("admin:tables_table_remove", args=[table.pk, 2]), {"confirm": "1", "note": "collusion"})
     assert Seat.objects.get(table=table, number=2).leave_after_hand
-    assert SeatSession.objects.get(table=table, user=victim).closed_at is None, "not in the middle of the hand"
+    assert SeatSession.objects.get(table=table, user=victim).closed_at is None, (
+        "not in the middle of the hand"
+    )
     _play_out(table, players)
     session = SeatSession.objects.get(table=table, user=victim)
     assert session.closed_at is not None and Seat.objects.get(table=table, number=2).user_id is None
@@ -143,7 +150,9 @@ def test_removing_a_player_during_a_hand_cashes_them_out_when_it_ends(boss, thre
     boss.post(reverse("admin:tables_table_remove", args=[table.pk, 3]), {"confirm": "1"})
     assert Seat.objects.get(table=table, number=3).user_id is None
     # An empty seat: a warning, nothing recorded.
-    response = boss.post(reverse("admin:tables_table_remove", args=[table.pk, 3]), {"confirm": "1"}, follow=True)
+    response = boss.post(
+        reverse("admin:tables_table_remove", args=[table.pk, 3]), {"confirm": "1"}, follow=True
+    )
     assert "Nobody sits at seat 3" in response.content.decode()
     assert AuditEntry.objects.filter(action="table.remove_player").count() == 2
     assert ledger_check().ok

@@ -20,7 +20,9 @@ pytestmark = pytest.mark.django_db
 
 def _age(table, number: int, seconds: float) -> None:
     """Seat `number` began sitting out `seconds` ago."""
-    Seat.objects.filter(table=table, number=number).update(sat_out_at=timezone.now() - timedelta(seconds=seconds))
+    Seat.objects.filter(table=table, number=number).update(
+        sat_out_at=timezone.now() - timedelta(seconds=seconds)
+    )
 
 
 def _running(table) -> Hand | None:
@@ -38,8 +40,14 @@ def _finish(table, players) -> None:
             continue
         user = next(p for p in players if p.id == seat.user_id)
         action = "check" if "check" in legal else ("call" if "call" in legal else "fold")
-        services.table_act(table_id=table.id, user=user, hand_id=hand.id, action_no=hand.action_no, action=action,
-                           amount=None)
+        services.table_act(
+            table_id=table.id,
+            user=user,
+            hand_id=hand.id,
+            action_no=hand.action_no,
+            action=action,
+            amount=None,
+        )
 
 
 def test_a_player_sitting_out_past_the_limit_is_cashed_out_and_the_seat_is_free(players):
@@ -101,8 +109,14 @@ def test_a_busted_player_who_does_not_buy_back_loses_the_seat_after_the_shorter_
             seat = Seat.objects.get(table=table, number=hand.to_act + 1)
             user = alice if seat.user_id == alice.id else bob
             action = "all_in" if "all_in" in legal else ("call" if "call" in legal else "check")
-            services.table_act(table_id=table.id, user=user, hand_id=hand.id, action_no=hand.action_no,
-                               action=action, amount=None)
+            services.table_act(
+                table_id=table.id,
+                user=user,
+                hand_id=hand.id,
+                action_no=hand.action_no,
+                action=action,
+                amount=None,
+            )
         broke = [number for number, stack in seat_stacks(table=table).items() if stack == 0]
         if broke:
             busted = broke[0]
@@ -169,7 +183,9 @@ def test_the_waiting_list_offers_a_freed_seat_to_the_first_then_the_next(players
     assert refused.value.code == "already_seated"
     assert services.waiting_join(table_id=table.id, user=carol)["position"] == 1
     assert services.waiting_join(table_id=table.id, user=dave)["position"] == 2
-    assert services.waiting_join(table_id=table.id, user=carol)["position"] == 1, "joining twice changes nothing"
+    assert services.waiting_join(table_id=table.id, user=carol)["position"] == 1, (
+        "joining twice changes nothing"
+    )
     table.refresh_from_db()
     assert table.waiting_count == 2
 
@@ -186,7 +202,9 @@ def test_the_waiting_list_offers_a_freed_seat_to_the_first_then_the_next(players
         sit(table, dave, 1)
     assert refused.value.code == "seat_reserved", "the seat is held for the first on the list"
     with pytest.raises(services.TableError) as refused:
-        services.seat_take(table_id=table.id, user=player_create(), seat_number=None, buy_in=200, post="wait_bb")
+        services.seat_take(
+            table_id=table.id, user=player_create(), seat_number=None, buy_in=200, post="wait_bb"
+        )
     assert refused.value.code == "table_full"
 
     # Carol lets the offer run out: she is off the list and Dave is offered the seat.
@@ -270,8 +288,12 @@ def test_waiting_list_messages_are_checked_for_shape():
 
     assert parse_client_message('{"type": "waiting_join", "table": 7}') == WaitingJoin(table=7)
     assert parse_client_message('{"type": "waiting_leave"}') == WaitingLeave(table=None)
-    for bad in ('{"type": "waiting_join", "table": "7"}', '{"type": "waiting_join", "table": 0}',
-                '{"type": "waiting_leave", "table": 1.0}', '{"type": "waiting_join", "table": true}'):
+    for bad in (
+        '{"type": "waiting_join", "table": "7"}',
+        '{"type": "waiting_join", "table": 0}',
+        '{"type": "waiting_leave", "table": 1.0}',
+        '{"type": "waiting_join", "table": true}',
+    ):
         with pytest.raises(ProtocolError):
             parse_client_message(bad)
 

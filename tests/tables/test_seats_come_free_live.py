@@ -69,8 +69,17 @@ def _call(legal: set[str]) -> str | None:
 
 def test_gone_busted_and_sitting_out_players_free_their_seats(room_with_beat):
     room = room_with_beat
-    table = table_create(seats=6, small_blind=1, big_blind=2, min_buy_in=20, max_buy_in=20000, action_seconds=2,
-                         time_bank_seconds=0, sit_out_limit_seconds=4, bust_limit_seconds=2)
+    table = table_create(
+        seats=6,
+        small_blind=1,
+        big_blind=2,
+        min_buy_in=20,
+        max_buy_in=20000,
+        action_seconds=2,
+        time_bank_seconds=0,
+        sit_out_limit_seconds=4,
+        bust_limit_seconds=2,
+    )
     alice, bob, carol, dave, newcomer = (player_create() for _ in range(5))
     welcome = wallet_balances(user=carol)["play"]
     cookies = {user.id: session_cookie_for(user) for user in (alice, bob, carol, dave, newcomer)}
@@ -83,19 +92,29 @@ def test_gone_busted_and_sitting_out_players_free_their_seats(room_with_beat):
             await c.until(lambda m: m["type"] == "state" and m["seats"][2]["player"] is not None)
             await c.send(type="sit_out")  # Carol sits out at once and never comes back
             await c.until(lambda m: m["type"] == "state" and m["seats"][2]["status"] == "sitting_out")
-            async with TableClient(room, table.id, session=cookies[bob.id]) as b, \
-                    TableClient(room, table.id, session=cookies[dave.id]) as d:
+            async with (
+                TableClient(room, table.id, session=cookies[bob.id]) as b,
+                TableClient(room, table.id, session=cookies[dave.id]) as d,
+            ):
                 await b.send(type="join", seat=2, buy_in=20)
                 await d.send(type="join", seat=4, buy_in=20000)  # Bob would have to double up ten times
                 alice_client = TableClient(room, table.id, session=cookies[alice.id])
                 async with alice_client as a:
                     await a.send(type="join", seat=1, buy_in=200)
                     # Alice's connection drops in the middle of the first hand she is dealt into.
-                    await a.until(lambda m: m["type"] == "state" and m["hand"] is not None
-                                  and m["seats"][0]["status"] in ("active", "folded", "all_in"), timeout=30)
+                    await a.until(
+                        lambda m: (
+                            m["type"] == "state"
+                            and m["hand"] is not None
+                            and m["seats"][0]["status"] in ("active", "folded", "all_in")
+                        ),
+                        timeout=30,
+                    )
                 stop = asyncio.Event()
-                players = [asyncio.ensure_future(_play(b, 2, _all_in, stop)),
-                           asyncio.ensure_future(_play(d, 4, _call, stop))]
+                players = [
+                    asyncio.ensure_future(_play(b, 2, _all_in, stop)),
+                    asyncio.ensure_future(_play(d, 4, _call, stop)),
+                ]
 
                 def removed(client: TableClient) -> dict | None:
                     return next((f for f in client.frames if f["type"] == "removed"), None)
@@ -119,8 +138,13 @@ def test_gone_busted_and_sitting_out_players_free_their_seats(room_with_beat):
         async with TableClient(room, table.id, session=cookies[newcomer.id]) as n:
             await n.until(lambda m: m["type"] == "state")
             await n.send(type="join", seat=1, buy_in=200)
-            await n.until(lambda m: m["type"] == "state" and m["seats"][0]["player"] is not None
-                          and m["seats"][0]["player"]["name"] == newcomer.username)
+            await n.until(
+                lambda m: (
+                    m["type"] == "state"
+                    and m["seats"][0]["player"] is not None
+                    and m["seats"][0]["player"]["name"] == newcomer.username
+                )
+            )
         return told
 
     try:
@@ -155,6 +179,8 @@ def _people_seated(table_id: int) -> set[int]:
     from django.db import connection
 
     try:
-        return set(Seat.objects.filter(table_id=table_id, user__isnull=False).values_list("user_id", flat=True))
+        return set(
+            Seat.objects.filter(table_id=table_id, user__isnull=False).values_list("user_id", flat=True)
+        )
     finally:
         connection.close()

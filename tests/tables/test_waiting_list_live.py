@@ -40,8 +40,11 @@ class LobbyClient:
         self.room, self.session, self.frames = room, session, []
 
     async def __aenter__(self) -> LobbyClient:
-        self.ws = await websockets.connect(f"{self.room.ws_url}/ws/lobby/", origin=self.room.http_url,
-                                           additional_headers={"Cookie": f"sessionid={self.session}"})
+        self.ws = await websockets.connect(
+            f"{self.room.ws_url}/ws/lobby/",
+            origin=self.room.http_url,
+            additional_headers={"Cookie": f"sessionid={self.session}"},
+        )
         return self
 
     async def __aexit__(self, *exc) -> None:
@@ -78,9 +81,11 @@ def test_a_full_tables_waiting_list_offers_the_seat_in_turn(room_short_offers):
     cookie = {user.id: session_cookie_for(user) for user in (bob, carol, dave, eve)}
 
     async def scenario() -> None:
-        async with LobbyClient(room, cookie[carol.id]) as lobby, \
-                TableClient(room, table.id, session=cookie[dave.id]) as d, \
-                TableClient(room, table.id, session=cookie[eve.id]) as e:
+        async with (
+            LobbyClient(room, cookie[carol.id]) as lobby,
+            TableClient(room, table.id, session=cookie[dave.id]) as d,
+            TableClient(room, table.id, session=cookie[eve.id]) as e,
+        ):
             await lobby.until(lambda m: m["type"] == "tables")
             await d.until(lambda m: m["type"] == "state")
             await e.until(lambda m: m["type"] == "state")
@@ -98,7 +103,9 @@ def test_a_full_tables_waiting_list_offers_the_seat_in_turn(room_short_offers):
             async with TableClient(room, table.id, session=cookie[bob.id]) as b:
                 await b.until(lambda m: m["type"] == "state")
                 await b.send(type="leave")
-                await b.until(lambda m: m["type"] == "event" and m["event"] == "seat" and m.get("player", 1) is None)
+                await b.until(
+                    lambda m: m["type"] == "event" and m["event"] == "seat" and m.get("player", 1) is None
+                )
             offer = await lobby.until(lambda m: m["type"] == "seat_offer")
             assert offer["table"] == table.id and offer["seat"] == 2 and offer["seconds"] == OFFER_SECONDS
             assert not any(f["type"] == "seat_offer" for f in d.frames), "only the first is offered the seat"
@@ -115,8 +122,11 @@ def test_a_full_tables_waiting_list_offers_the_seat_in_turn(room_short_offers):
             offer = await d.until(lambda m: m["type"] == "seat_offer", timeout=10)
             assert offer["seat"] == 2
             await d.send(type="join", seat=2, buy_in=200)
-            await d.until(lambda m: m["type"] == "state" and (m["seats"][1]["player"] or {}).get("name")
-                          == dave.username)
+            await d.until(
+                lambda m: (
+                    m["type"] == "state" and (m["seats"][1]["player"] or {}).get("name") == dave.username
+                )
+            )
             await lobby.until(lambda m: (_listed(m, table.id) or {}).get("waiting") == 0)
 
             # Eve joins the full table's list; a lobby she opens later shows her place; she leaves the list.
