@@ -1,25 +1,94 @@
-"""What happens around a player's account. Other apps hook in here rather than into signals, so the
-order of things is written down in one place."""
+"""What happens around a player's account. Accounts import no other app of the room: the apps that must act
+when something happens here (the cashier gives a new player their welcome chips) register a function, once,
+in their `AppConfig.ready()`, rather than listening to signals, so the order of things is written down.
+
+Closing an account takes the player's money off the tables: that is the cashier's `player_deactivate`."""
+
+from collections.abc import Callable
 
 from django.db import transaction
+from django.utils import timezone
+
+from accounts.audit import staff_action_record
+from accounts.models import User
+
+_signed_up: list[Callable] = []
+
+
+def user_signed_up_register(func: Callable) -> None:
+    """`func(*, user)`: called inside the transaction of `user_signed_up`, in the order registered."""
+    if func not in _signed_up:
+        _signed_up.append(func)
 
 
 def user_signed_up(*, user) -> None:
     """Called once, right after a player's account is created (in the sign-up view's request)."""
-    from cashier.services import play_chips_welcome
-
     with transaction.atomic():
-        play_chips_welcome(user=user)
+        for func in _signed_up:
+            func(user=user)
+
+
+EMAIL_VERIFY_SALT = "accounts.email-verify"
+EMAIL_VERIFY_MAX_AGE = 3 * 24 * 3600  # seconds a verification link works
+
+
+def email_verification_token(*, user) -> str:
+    """A signed token naming the user and the address it proves (a later change of email voids it)."""
+    from django.core import signing
+
+    return signing.dumps({"u": user.pk, "e": user.email.lower()}, salt=EMAIL_VERIFY_SALT, compress=True)
+
+
+def email_verification_send(*, user, request) -> None:
+    """Email `user` the link that confirms their address (the console, or SMTP when EMAIL_HOST is set)."""
+    from django.core.mail import send_mail
+    from django.template.loader import render_to_string
+    from django.urls import reverse
+
+    link = request.build_absolute_uri(reverse("email_verify", args=[email_verification_token(user=user)]))
+    context = {"user": user, "link": link}
+    send_mail(render_to_string("accounts/email_verify_subject.txt", context).strip(),
+              render_to_string("accounts/email_verify_email.txt", context), None, [user.email])
+
+
+def email_signup_attempt_send(*, email: str, request) -> None:
+    """Someone signed up with an address that already has an account: tell its owner, by email only (the page
+    answers as for a new address, so that nobody learns who plays here)."""
+    from django.core.mail import send_mail
+    from django.template.loader import render_to_string
+    from django.urls import reverse
+
+    context = {"login": request.build_absolute_uri(reverse("login")),
+               "reset": request.build_absolute_uri(reverse("password_reset"))}
+    send_mail(render_to_string("accounts/email_taken_subject.txt", context).strip(),
+              render_to_string("accounts/email_taken_email.txt", context), None, [email])
+
+
+def email_verify(*, token: str):
+    """The user whose address the token proves, now marked verified; None for a bad, old or outdated link."""
+    from django.core import signing
+    from django.utils import timezone
+
+    from accounts.models import User
+
+    try:
+        data = signing.loads(token, salt=EMAIL_VERIFY_SALT, max_age=EMAIL_VERIFY_MAX_AGE)
+    except signing.BadSignature:
+        return None
+    if not isinstance(data, dict):
+        return None
+    user = User.objects.filter(pk=data.get("u"), is_active=True).first()
+    if user is None or user.email.lower() != data.get("e"):
+        return None
+    if user.email_verified_at is None:
+        user.email_verified_at = timezone.now()
+        user.save(update_fields=["email_verified_at"])
+    return user
 
 
 def identity_verify(*, user, staff_user) -> bool:
     """Staff checked the player's identity documents (what withdrawals need). False when there was nothing
     to do: already verified, or a house bot, which has no identity."""
-    from django.utils import timezone
-
-    from accounts.audit import staff_action_record
-    from accounts.models import User
-
     now = timezone.now()
     with transaction.atomic():
         done = User.objects.filter(pk=user.pk, identity_verified_at__isnull=True, is_bot=False).update(
@@ -34,30 +103,7 @@ def identity_verify(*, user, staff_user) -> bool:
     return bool(done)
 
 
-def player_deactivate(*, user, staff_user, note: str = "") -> int:
-    """Close a player's account: no more logging in, deposits or sitting down; every seat is cashed out now,
-    or when the hand in play there ends (the cashier's path for seats, as for a self-exclusion). Returns the
-    number of seats cashed out now. Lock: the caller holds no table or ledger lock."""
-    from accounts.audit import staff_action_record
-    from accounts.models import User
-    from cashier.ledger import accounts_lock, wallet_get
-    from cashier.services import player_seats_cash_out
-
-    with transaction.atomic():
-        # The wallets' locks: a buy-in or deposit in flight finishes first, any later one sees the account closed.
-        currencies = ("play",) if user.is_bot else ("play", "eur")
-        accounts_lock(accounts=[wallet_get(user=user, currency=currency) for currency in currencies])
-        if User.objects.filter(pk=user.pk, is_active=True).update(is_active=False):
-            staff_action_record(actor=staff_user, action="player.deactivate", target=user,
-                                before={"is_active": True}, after={"is_active": False}, note=note)
-    user.is_active = False
-    return len(player_seats_cash_out(user=user))
-
-
 def player_reactivate(*, user, staff_user, note: str = "") -> None:
-    from accounts.audit import staff_action_record
-    from accounts.models import User
-
     with transaction.atomic():
         if User.objects.filter(pk=user.pk, is_active=False).update(is_active=True):
             staff_action_record(actor=staff_user, action="player.reactivate", target=user,

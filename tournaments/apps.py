@@ -7,9 +7,10 @@ class TournamentsConfig(AppConfig):
     verbose_name = _("Tournaments")
 
     def ready(self) -> None:
-        from tables import chips, clock
+        from tables import chips
+        from tables.tasks import later_task_register
         from tournaments.play import TournamentHooks
         from tournaments.tasks import tournament_floor_task
 
         chips.tournament_hooks_register(TournamentHooks())
-        clock.kind_register("tournament", tournament_floor_task)
+        later_task_register("tournament", tournament_floor_task)

@@ -194,7 +194,7 @@ def _seat_clear(*, table_id: int, number: int) -> None:
     Seat.objects.filter(table_id=table_id, number=number).update(
         user=None, status=Seat.Status.EMPTY, sat_down_at=None, is_new=True, post_now=False, missed_small=False,
         missed_big=False, just_posted_big_blind=False, sit_out_next=False, leave_after_hand=False,
-        timeouts_in_row=0, time_bank_ms=0,
+        timeouts_in_row=0, time_bank_ms=0, sat_out_at=None, remove_reason="",
     )
 
 

@@ -114,14 +114,14 @@ def _bots_register(*, tournament: Tournament, now: datetime) -> int:
     so a newcomer plays at once; a multi-table at its start), each paying its buy-in from its play wallet
     (funded from the issuer when short). Caller holds the lock."""
     from cashier.selectors import wallet_balances
-    from tables.bots import house_bots
+    from tables.bots import bot_users
 
     if not tournament.practice:
         return 0
     taken = set(tournament.entries.filter(status__in=Entry.IN_TOURNAMENT).values_list("user_id", flat=True))
     free = tournament.max_entrants - len(taken)
     added = 0
-    for bot in house_bots():
+    for bot in bot_users():
         if added >= free:
             break
         if bot.id in taken:

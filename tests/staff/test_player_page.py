@@ -2,6 +2,7 @@
 permission widgets; deactivating cashes the player out of every seat through the cashier."""
 
 import pytest
+from django.http import HttpRequest
 from django.test import Client
 
 from cashier import services as cashier
@@ -10,15 +11,8 @@ from cashier.selectors import wallet_balances
 from staff.models import AuditEntry, StaffNote
 from tables import services
 from tables.models import Hand, Seat
-from tests.staff.conftest import (
-    CARD_OK,
-    hand_played,
-    new_key,
-    player_create,
-    sit,
-    staff_with_perms,
-    table_create,
-)
+from tests.factories import CARD_OK, hand_played, new_key, player_create, staff_with_perms, table_create
+from tests.factories import sit_now as sit
 
 pytestmark = pytest.mark.django_db
 
@@ -105,7 +99,9 @@ def test_deactivating_a_player_between_hands_cashes_them_out_at_once(boss, anna)
     assert not anna.is_active
     assert wallet_balances(user=anna)["play"] == play_before
     assert Seat.objects.get(table=table, number=3).user is None
-    assert not Client().login(username=anna.username, password="a-Long-pass-123")
+    request = HttpRequest()
+    request.META["REMOTE_ADDR"] = "127.0.0.1"
+    assert not Client().login(request=request, username=anna.username, password="a-Long-pass-123")
     with pytest.raises(CashierError, match="closed"):
         services.seat_take(table_id=table.id, user=as_connected, seat_number=1, buy_in=6_000, post="now")
     with pytest.raises(CashierError, match="closed"):

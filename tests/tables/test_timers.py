@@ -7,8 +7,7 @@ from django.utils import timezone
 
 from tables import services
 from tables.models import Hand, Seat
-from tests.tables.conftest import table_create
-from tests.tables.test_table_services import heads_up, sit
+from tests.factories import heads_up, sit, table_create
 
 pytestmark = pytest.mark.django_db
 
@@ -114,7 +113,7 @@ def test_what_is_left_of_the_time_bank_stays_in_it(players):
 @pytest.fixture
 def due_set():
     from tables import clock
-    from tables.broadcast import redis_client
+    from tables.clock import redis_client
 
     redis_client().delete(clock.due_key())
     yield clock

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tables', '0008_table_games_dealt_and_bomb_pots'),
+        ('tables', '0009_seats_come_free'),
     ]
 
     operations = [
