@@ -9,8 +9,8 @@ import pytest
 
 from cashier.selectors import ledger_check, wallet_balances
 from tables.models import Hand
+from tests.factories import eur_player, tournament_create
 from tests.tables.wsclient import TableClient, session_cookie_for
-from tests.tournaments.conftest import eur_player, tournament_create
 from tests.tournaments.play_helpers import pool_balance
 from tests.tournaments.test_play import fast_structure
 from tournaments import play, services
@@ -31,7 +31,7 @@ def aggressive(legal: list[dict], rng: random.Random) -> str:
 
 @pytest.fixture
 def live_room_with_beat(room_env):
-    from tests.conftest import Room
+    from tests.live import Room
 
     room = Room(room_env)
     try:

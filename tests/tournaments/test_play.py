@@ -11,8 +11,7 @@ from django.utils import timezone
 from cashier.selectors import ledger_check, wallet_balances
 from tables import services as table_services
 from tables.models import Hand, Seat, Table
-from tests.cashier.conftest import player_create
-from tests.tournaments.conftest import eur_player, tournament_create
+from tests.factories import eur_player, player_create, tournament_create
 from tests.tournaments.play_helpers import check_chips, play_to_the_end, pool_balance
 from tournaments import play, services
 from tournaments.models import Entry, Tournament, TournamentTable

@@ -5,7 +5,7 @@ import pytest
 from django.core.management import call_command
 from django.test import Client
 
-from tests.cashier.conftest import player_create
+from tests.factories import player_create
 from tournaments import services
 from tournaments.models import Tournament
 
