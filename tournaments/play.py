@@ -391,7 +391,7 @@ def _busts_settle(*, tournament: Tournament, links: list[TournamentTable], runni
     """Record the players whose chips ran out at tables between hands, one table's hand at a time in the order
     the hands ended (hand-for-hand: once every table has finished the round, all of it at once); their seats
     are emptied. Returns how many busted."""
-    from tournaments.services import tournament_busts_record
+    from tournaments.finishes import tournament_busts_record
 
     busted = list(Entry.objects.filter(tournament=tournament, status=Entry.Status.PLAYING, chips=0)
                   .exclude(table_id__in=running).select_related("user"))
