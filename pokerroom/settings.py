@@ -276,3 +276,5 @@ DEPOSIT_REVIEW_FROM = int(os.environ.get("DEPOSIT_REVIEW_FROM", "100000"))
 DEPOSIT_REVIEW_DAY_TOTAL = int(os.environ.get("DEPOSIT_REVIEW_DAY_TOTAL", "200000"))
 DEPOSIT_REVIEW_COUNT_PER_DAY = int(os.environ.get("DEPOSIT_REVIEW_COUNT_PER_DAY", "5"))
 DEPOSIT_REVIEW_FACTOR = int(os.environ.get("DEPOSIT_REVIEW_FACTOR", "5"))
+# Seconds a seat freed at a full table is held for the player on its waiting list it is offered to.
+WAITING_OFFER_SECONDS = int(os.environ.get("WAITING_OFFER_SECONDS", "30"))

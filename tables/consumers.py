@@ -22,7 +22,7 @@ from django.utils.translation import gettext_noop
 
 from cashier.errors import CashierError
 from tables import held, protocol, services
-from tables.broadcast import LOBBY_GROUP, table_group
+from tables.broadcast import LOBBY_GROUP, table_group, user_group
 from tables.models import Table
 from tables.selectors import table_list_open
 from tables.state import for_viewer, table_snapshot_now
@@ -159,17 +159,88 @@ class RoomConsumer(AsyncWebsocketConsumer):
         await self.send(text_data=orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode())
 
 
+    @property
+    def authenticated(self) -> bool:
+        user = self.scope.get("user")
+        return bool(user is not None and user.is_authenticated)
+
+    async def player_group_join(self) -> None:
+        """A logged-in player's connections hear what is for them alone (a seat offered, a seat taken away)."""
+        if self.authenticated:
+            self.player_group = user_group(self.scope["user"].id)
+            await self.channel_layer.group_add(self.player_group, self.channel_name)
+
+    async def player_group_leave(self) -> None:
+        if getattr(self, "player_group", None):
+            await self.channel_layer.group_discard(self.player_group, self.channel_name)
+
+
+def _waiting_call(message, *, table_id: int, user, language: str) -> dict:
+    with translation.override(language):
+        if isinstance(message, protocol.WaitingJoin):
+            return services.waiting_join(table_id=table_id, user=user)
+        return services.waiting_leave(table_id=table_id, user=user)
+
+
 class LobbyConsumer(RoomConsumer):
+    """The lobby's list of tables, live; a logged-in player may also join and leave waiting lists from here
+    and hears of the seats offered to them."""
+
     async def connect(self) -> None:
+        self.language = language_of(self.scope)
         await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
+        await self.player_group_join()
         await self.accept()
         await self.send_json({"type": "tables", "tables": await db_call(table_list_open)()})
+        if self.authenticated:  # the lists this player is on, so the lobby shows them after a reload
+            for waiting in await db_call(_waiting_lists_of)(self.scope["user"]):
+                await self.send_json(waiting)
 
     async def disconnect(self, code: int) -> None:
         await self.channel_layer.group_discard(LOBBY_GROUP, self.channel_name)
+        await self.player_group_leave()
 
     async def receive(self, text_data=None, bytes_data=None) -> None:
-        pass  # the lobby only listens
+        """Only `waiting_join` and `waiting_leave` (with `table`); anything else is ignored."""
+        try:
+            with translation.override(self.language):
+                message = protocol.parse_client_message(text_data if text_data is not None else bytes_data)
+        except protocol.ProtocolError:
+            return
+        if not isinstance(message, protocol.WaitingJoin | protocol.WaitingLeave):
+            return
+        with translation.override(self.language):
+            if not self.authenticated:
+                await self.send_json({"type": "error", "code": "login_required",
+                                      "message": translation.gettext("Log in to join a waiting list.")})
+                return
+            if message.table is None:
+                await self.send_json({"type": "error", "code": "missing_field",
+                                      "message": translation.gettext("Say which table.")})
+                return
+        try:
+            await db_call(_waiting_call)(message, table_id=message.table, user=self.scope["user"],
+                                         language=self.language)
+        except services.TableError as refused:
+            await self.send_json({"type": "error", "code": refused.code, "message": refused.message,
+                                  "table": message.table})
+
+
+def _waiting_of(table_id: int, user) -> dict | None:
+    """Where a player connecting to a table stands on its waiting list, if they are on it."""
+    from tables.models import WaitingEntry
+
+    if not WaitingEntry.objects.filter(table_id=table_id, user=user).exists():
+        return None
+    return services.waiting_position(table=Table.objects.get(pk=table_id), user=user)
+
+
+def _waiting_lists_of(user) -> list[dict]:
+    """Where a player stands on every waiting list they are on (`waiting` messages)."""
+    from tables.models import WaitingEntry
+
+    entries = WaitingEntry.objects.filter(user=user).select_related("table")
+    return [services.waiting_position(table=entry.table, user=user) for entry in entries]
 
 
 def language_of(scope: dict) -> str:
@@ -220,8 +291,13 @@ class TableConsumer(RoomConsumer):
                 return
             self.counted = True
         await self.channel_layer.group_add(table_group(self.table_id), self.channel_name)
+        await self.player_group_join()
         await self.accept()
         await self.send_fresh_state()
+        if self.authenticated:
+            waiting = await db_call(_waiting_of)(self.table_id, self.user)
+            if waiting is not None:
+                await self.send_json(waiting)
 
     async def disconnect(self, code: int) -> None:
         if hasattr(self, "table_id"):
@@ -229,6 +305,7 @@ class TableConsumer(RoomConsumer):
         if getattr(self, "counted", False):
             self.counted = False
             await connection_release(self.user.pk, self.table_id, self.channel_name)
+        await self.player_group_leave()
 
     @property
     def authenticated(self) -> bool:
@@ -347,3 +424,7 @@ class TableConsumer(RoomConsumer):
                                       straddle=message.straddle)
             case protocol.Chat():
                 services.table_chat(table_id=table_id, user=user, text=message.text)
+            case protocol.WaitingJoin():
+                services.waiting_join(table_id=table_id, user=user)
+            case protocol.WaitingLeave():
+                services.waiting_leave(table_id=table_id, user=user)
