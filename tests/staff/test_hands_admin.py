@@ -100,7 +100,8 @@ def test_the_hands_pages_speak_italian_to_italian_staff(boss, played):
     hand = played["roma_hand"]
     boss.cookies["django_language"] = "it"
     listing = boss.get("/admin/tables/hand/").content.decode()
-    head = listing[listing.find('id="result_list"') : listing.find("</thead>", listing.find('id="result_list"'))]
+    start = listing.find('id="result_list"')
+    head = listing[start : listing.find("</thead>", start)]
     assert "Tavolo" in head and ">Table<" not in head, "the table column's header"
     assert "Per tavolo" in listing and "Per table" not in listing, "the table filter's title"
     page = boss.get(f"/admin/tables/hand/{hand.pk}/change/").content.decode()
