@@ -146,3 +146,10 @@ def test_the_replayer_fits_the_window_without_scrolling_sideways(live_room, brow
     stranger.goto(share)
     stranger.wait_for_selector("#replay-step", timeout=15_000)
     assert stranger.evaluate("document.documentElement.scrollWidth") <= width
+
+    page.goto(f"{live_room.http_url}/hands/")  # a hand's result sits in its own cell, not over the rows
+    cell = page.locator(f'tr[data-hand-id="{hand.id}"] td.num').last.bounding_box()
+    result = page.locator(f'tr[data-hand-id="{hand.id}"] .result').bounding_box()
+    inside = cell["x"] <= result["x"] and result["x"] + result["width"] <= cell["x"] + cell["width"]
+    inside &= cell["y"] <= result["y"] and result["y"] + result["height"] <= cell["y"] + cell["height"]
+    assert inside, (cell, result)
