@@ -93,6 +93,9 @@ def table_as_json(*, table: Table, players: int, bots: int) -> dict:
         "stakes": table.stakes_label,
         "straddle": table.allow_straddle and table.structure != "fl",
         "bomb_pot": table_bomb_pot_json(table=table),
+        "waiting": table.waiting_count,
+        "paused": table.paused,
+        "pause_notice": table.pause_notice if table.paused else "",
     }
 
 

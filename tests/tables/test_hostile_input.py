@@ -244,9 +244,13 @@ def test_hundreds_of_hostile_messages_are_refused_and_change_nothing(live_room):
 
             async def attack():
                 gate = asyncio.Semaphore(8)
+                from tables.consumers import CONNECTIONS_PER_USER_AND_TABLE
+
+                per_player = {who: asyncio.Semaphore(CONNECTIONS_PER_USER_AND_TABLE - 2) for who, _frames in batches}
 
                 async def bounded(who, frames):
-                    async with gate:
+                    # fewer connections per player than the room allows (a closed one is released just after)
+                    async with gate, per_player[who]:
                         return await attack_one(who, frames)
 
                 results = await asyncio.gather(*(bounded(who, frames) for who, frames in batches))
