@@ -307,17 +307,25 @@ class WaitingEntryAdmin(admin.ModelAdmin):
 # --- hands ---------------------------------------------------------------------------------------------------
 
 
+class HandTableFilter(admin.RelatedOnlyFieldListFilter):
+    """The tables that have hands, under a translated title (Hand.table has no verbose name of its own)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.title = _("table")
+
+
 @admin.register(Hand)
 class HandAdmin(admin.ModelAdmin):
     """Hands, read-only: found by player (name or email in the search box), table and date."""
 
-    list_display = ("number", "table", "status", "started_at", "players_shown", "pot", "rake")
-    list_filter = ("status", ("table", admin.RelatedOnlyFieldListFilter))
+    list_display = ("number", "table_shown", "status", "started_at", "players_shown", "pot", "rake")
+    list_filter = ("status", ("table", HandTableFilter))
     date_hierarchy = "started_at"
     search_fields = ("table__name",)
     search_help_text = gettext_lazy("A player's name or email, or a table's name.")
     list_select_related = ("table",)
-    fields = ("table", "number", "status", "started_at", "ended_at", "commitment")
+    fields = ("table_shown", "number", "status", "started_at", "ended_at", "commitment")
     readonly_fields = fields
     change_form_template = "admin/tables/hand/change_form.html"
     show_full_result_count = False
@@ -344,6 +352,10 @@ class HandAdmin(admin.ModelAdmin):
         if users:
             found = found | queryset.filter(pk__in=hands_played_by(user_ids=users).values("pk"))
         return found, duplicates
+
+    @admin.display(description=gettext_lazy("table"), ordering="table__name")
+    def table_shown(self, obj):
+        return obj.table.name
 
     @admin.display(description=gettext_lazy("players"))
     def players_shown(self, obj):

@@ -418,7 +418,7 @@ class Hand(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.table} hand {self.number}"
+        return _("%(table)s, hand #%(number)d") % {"table": self.table, "number": self.number}
 
     @property
     def action_no(self) -> int:

@@ -175,7 +175,10 @@ def story_from_hand(*, hand: Any) -> HandStory:
         seats=seats,
         order=tuple(state.order),
         posts=tuple((seat, PostKind(kind).value) for seat, kind in config.posts),
-        antes=dict(config.antes),
+        # A bomb pot's post is every dealt player's ante (PHH writes it so too), not a dead small blind.
+        antes={seat: config.antes.get(seat, 0) + config.bomb_pot for seat in state.order}
+        if config.bomb_pot
+        else dict(config.antes),
         events=tuple(state.events),
         board=tuple(result.get("board", state.board)),
         folded=frozenset(state.folded),
