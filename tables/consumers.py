@@ -21,10 +21,10 @@ from django.db import transaction
 from django.utils import translation
 from django.utils.translation import gettext_noop
 
-from tables import held, protocol, services
+from tables import held, presence, protocol, services
 from tables.broadcast import LOBBY_GROUP, table_group
 from tables.models import Table
-from tables.selectors import table_list_open
+from tables.selectors import chat_recent, table_list_open
 from tables.state import for_viewer, table_snapshot
 
 DB_THREADS = int(os.environ.get("ROOM_DB_THREADS", "4"))
@@ -164,11 +164,25 @@ class TableConsumer(RoomConsumer):
             return
         await self.channel_layer.group_add(table_group(self.table_id), self.channel_name)
         await self.accept()
-        await self.send_fresh_state()
+        snapshot = await db_call(_fresh_snapshot)(self.table_id)
+        if snapshot is not None:
+            await self.send_state(snapshot)
+        await self.send_json({"type": "chat_history", "lines": await db_call(chat_recent)(table_id=self.table_id)})
+        if self.authenticated:
+            self.present = True
+            mine = next((row for row in (snapshot or {}).get("seats", ())
+                         if (row.get("player") or {}).get("name") == self.user.username), None)
+            await db_call(presence.connection_opened)(
+                table_id=self.table_id, user=self.user, channel=self.channel_name,
+                seat_marked_disconnected=bool(mine and mine.get("disconnected")),
+            )
 
     async def disconnect(self, code: int) -> None:
         if hasattr(self, "table_id"):
             await self.channel_layer.group_discard(table_group(self.table_id), self.channel_name)
+        if getattr(self, "present", False):
+            await db_call(presence.connection_closed)(table_id=self.table_id, user=self.user,
+                                                      channel=self.channel_name)
 
     @property
     def authenticated(self) -> bool:
@@ -279,6 +293,6 @@ class TableConsumer(RoomConsumer):
                 services.seat_leave(table_id=table_id, user=user)
             case protocol.Options():
                 services.seat_options(table_id=table_id, user=user, auto_muck=message.auto_muck,
-                                      straddle=message.straddle)
+                                      straddle=message.straddle, run_twice=message.run_twice)
             case protocol.Chat():
                 services.table_chat(table_id=table_id, user=user, text=message.text)

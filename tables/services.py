@@ -27,7 +27,7 @@ from tables.engine.rake import RakeCap as EngineRakeCap
 from tables.engine.rake import RakeRule
 from tables.engine.rake import RakeSchedule as EngineRakeSchedule
 from tables.hand_names import shown_hand_names
-from tables.models import Hand, RakeSchedule, Seat, Table
+from tables.models import ChatLine, ChatMute, Hand, RakeSchedule, Seat, Table
 from tables.selectors import seat_sessions_and_stacks, seat_stacks, table_seats
 from tables.state import table_snapshot
 
@@ -163,6 +163,7 @@ def seat_take(*, table_id: int, user, seat_number: int | None, buy_in: int, post
         seat.sat_down_at = timezone.now()
         seat.post_now = post == "now"
         seat.time_bank_ms = table.time_bank_seconds * 1000
+        seat.disconnected = False  # sitting down is done over a connection to the table
         seat.save()
         _after_seat_change(table=table, event="seat", data={"seat": seat.number, "player": _player_json(user)})
         return seat
@@ -200,10 +201,12 @@ def _seat_reset(seat: Seat) -> None:
     seat.sat_down_at = None
     seat.is_new = True
     seat.post_now = seat.missed_small = seat.missed_big = False
-    seat.sit_out_next = seat.leave_after_hand = seat.straddle = False
+    seat.sit_out_next = seat.leave_after_hand = seat.straddle = seat.run_twice = False
     seat.auto_muck = True
     seat.timeouts_in_row = 0
     seat.time_bank_ms = 0
+    seat.hands_to_refill = 0
+    seat.disconnected = False
 
 
 def _seat_empty(seat: Seat) -> None:
@@ -242,7 +245,11 @@ def seat_sit_in(*, table_id: int, user, post: str) -> None:
                            stacks=stacks)
 
 
-def seat_options(*, table_id: int, user, auto_muck: bool | None, straddle: bool | None) -> None:
+def seat_options(
+    *, table_id: int, user, auto_muck: bool | None, straddle: bool | None, run_twice: bool | None = None
+) -> None:
+    """A seated player's table options (None: unchanged). Run it twice takes effect from the next deal: the
+    hand in play keeps the choices it was dealt with."""
     with transaction.atomic():
         table = table_lock(table_id=table_id)
         seat = _require_seat(table=table, user=user)
@@ -252,7 +259,9 @@ def seat_options(*, table_id: int, user, auto_muck: bool | None, straddle: bool 
             seat.auto_muck = auto_muck
         if straddle is not None:
             seat.straddle = straddle
-        seat.save(update_fields=["auto_muck", "straddle"])
+        if run_twice is not None:
+            seat.run_twice = run_twice
+        seat.save(update_fields=["auto_muck", "straddle", "run_twice"])
         _after_seat_change(table=table, event="seat", data={"seat": seat.number}, lobby=False)
 
 
@@ -271,12 +280,35 @@ def seat_top_up(*, table_id: int, user, amount: int) -> None:
                            seats=seats)
 
 
-def table_chat(*, table_id: int, user, text: str) -> None:
+def table_chat(*, table_id: int, user, text: str) -> ChatLine:
+    """A line of chat: kept (whoever joins later sees the last lines) and sent to everyone at the table.
+    Refused to a player staff have muted."""
     with transaction.atomic():
         table = table_lock(table_id=table_id)
-        broadcast.table_send_event_on_commit(
-            table_id=table.id, event="chat", data={"player": user.username, "text": text}
-        )
+        if ChatMute.objects.filter(user=user).exists():
+            raise TableError("muted", _("Staff have muted you in the chat: your messages are not sent."))
+        line = ChatLine.objects.create(table=table, user=user, name=user.username, text=text)
+        broadcast.table_send_event_on_commit(table_id=table.id, event="chat", data=chat_line_json(line))
+        return line
+
+
+def chat_line_json(line: ChatLine) -> dict:
+    return {"player": line.name, "text": line.text, "at": line.created_at.isoformat()}
+
+
+def seat_connection(*, table_id: int, user, connected: bool) -> bool:
+    """A seated player's first connection to the table opened, or their last one closed: the seat says so
+    to everyone. Returns whether anything changed (nothing does for someone without a seat here)."""
+    with transaction.atomic():
+        table = table_lock(table_id=table_id)
+        seat = _seat_of(table=table, user=user)
+        if seat is None or seat.disconnected == (not connected):
+            return False
+        seat.disconnected = not connected
+        seat.save(update_fields=["disconnected"])
+        _after_seat_change(table=table, event="seat", data={"seat": seat.number, "disconnected": not connected},
+                           lobby=False)
+        return True
 
 
 def _require_seat(*, table: Table, user) -> Seat:
@@ -384,6 +416,7 @@ def hand_deal(*, table_id: int) -> Hand | None:
             big_bet=2 * small_bet if table.structure == "fl" else None,
             rake=rake_schedule_for(table=table),
             auto_muck={number: seats[number].auto_muck for number in plan.dealt_in},
+            run_twice=frozenset(number for number in plan.dealt_in if seats[number].run_twice),
         )
         state = start_hand(config=config)
         table.hands_dealt += 1
@@ -394,19 +427,23 @@ def hand_deal(*, table_id: int) -> Hand | None:
         table.save(update_fields=["hands_dealt", "positions"])
         moved = []
         for number, seat in seats.items():
-            before = (seat.missed_small, seat.missed_big, seat.is_new, seat.post_now, seat.status)
+            before = (seat.missed_small, seat.missed_big, seat.is_new, seat.post_now, seat.status,
+                      seat.hands_to_refill, seat.time_bank_ms)
             missed = plan.missed_blinds.get(number, MissedBlinds())
             seat.missed_small, seat.missed_big = missed.small, missed.big
             if number in plan.dealt_in:
                 seat.is_new = False
                 seat.post_now = False
                 seat.status = Seat.Status.ACTIVE
+                _time_bank_count_hand(table=table, seat=seat)
             elif seat.status != Seat.Status.SITTING_OUT:
                 seat.status = Seat.Status.WAITING_BB
-            if (seat.missed_small, seat.missed_big, seat.is_new, seat.post_now, seat.status) != before:
+            if (seat.missed_small, seat.missed_big, seat.is_new, seat.post_now, seat.status, seat.hands_to_refill,
+                    seat.time_bank_ms) != before:
                 moved.append(seat)
-        if moved:  # most deals move no seat: the same players, playing on
-            Seat.objects.bulk_update(moved, ["missed_small", "missed_big", "is_new", "post_now", "status"])
+        if moved:  # every deal counts the hand towards the time bank's refill
+            Seat.objects.bulk_update(moved, ["missed_small", "missed_big", "is_new", "post_now", "status",
+                                             "hands_to_refill", "time_bank_ms"])
         hand = Hand(
             table=table,
             number=table.hands_dealt,
@@ -429,6 +466,18 @@ def hand_deal(*, table_id: int) -> Hand | None:
                            stacks=by_number)
         _remember(hand.id, state)
         return hand
+
+
+def _time_bank_count_hand(*, table: Table, seat: Seat) -> None:
+    """A hand dealt to `seat` (not saved): every `time_bank_refill_hands` hands dealt to a player, their time
+    bank gains `time_bank_refill_seconds`, never above `time_bank_max_seconds`."""
+    seat.hands_to_refill += 1
+    if seat.hands_to_refill < table.time_bank_refill_hands:
+        return
+    seat.hands_to_refill = 0
+    most = table.time_bank_max_seconds * 1000
+    if seat.time_bank_ms < most:
+        seat.time_bank_ms = min(most, seat.time_bank_ms + table.time_bank_refill_seconds * 1000)
 
 
 def _straddler(*, table: Table, plan, seats: dict, stacks: dict, posts: list) -> int | None:
@@ -768,6 +817,8 @@ def event_for_clients(event: dict) -> dict:
     for key in ("winners", "stacks"):
         if isinstance(out.get(key), dict):
             out[key] = {str(int(seat) + 1): amount for seat, amount in out[key].items()}
+    if isinstance(out.get("runs"), list):  # a pot of a hand run twice: each board's half, seats the same way
+        out["runs"] = [event_for_clients(run) for run in out["runs"]]
     return out
 
 
@@ -777,13 +828,20 @@ def hand_summary(*, hand: Hand) -> dict:
     result = hand.result or {}
     secret = fairness.DeckSecret.from_json(hand.deck_secret)
     openings = fairness.open_positions(secret=secret, positions=result.get("public_positions", []))
+    boards = result.get("boards") or [result.get("board", [])]
     return {
         "hand_id": hand.id,
         "number": hand.number,
         "board": result.get("board", []),
+        "boards": boards,
         "shown": result.get("shown", {}),
         "hands": shown_hand_names(variant=hand.config["variant"], board=result.get("board", []),
                                   shown=result.get("shown", {})),
+        # Run twice: each shown hand's name on each board (the first is "hands" again).
+        "hands_by_board": [
+            shown_hand_names(variant=hand.config["variant"], board=board, shown=result.get("shown", {}))
+            for board in boards
+        ] if len(boards) > 1 else None,
         "pots": [event_for_clients(pot) for pot in result.get("pots", [])],
         "rake": result.get("rake", 0),
         "deck_commitment": hand.commitment,
@@ -825,6 +883,7 @@ def _hand_finish(*, table: Table, hand: Hand, state: EngineHand) -> tuple[list[S
     hand.result = {
         **settlement.as_dict(),
         "board": state.board,
+        "boards": state.boards,
         "shown": {str(seat + 1): cards for seat, cards in state.shown_cards().items()},
         "public_positions": state.public_positions(),
         "hole_positions": {str(seat): list(positions) for seat, positions in state.deck_map.hole.items()},

@@ -58,7 +58,8 @@ def table_snapshot(
                 "time_bank_ms": seat.time_bank_ms,
                 "sitting_out_next": seat.sit_out_next,
                 "leaving": seat.leave_after_hand,
-                "_options": {"auto_muck": seat.auto_muck, "straddle": seat.straddle},
+                "disconnected": bool(seat.user_id) and seat.disconnected,
+                "_options": {"auto_muck": seat.auto_muck, "straddle": seat.straddle, "run_twice": seat.run_twice},
             }
         )
     now = timezone.now()
@@ -73,6 +74,7 @@ def table_snapshot(
         "hand": None,
         "seats": seat_rows,
         "board": [],
+        "boards": [],
         "pots": [],
         "button": table.positions["button"] + 1 if table.positions else None,
         "to_act": None,
@@ -89,6 +91,7 @@ def table_snapshot(
             "bomb_pot": hand.config.get("bomb_pot", 0),
         }
         snapshot["board"] = state.board
+        snapshot["boards"] = state.boards if state.runs_twice else [state.board]
         if state.settlement is not None:
             snapshot["pots"] = [
                 {"amount": pot.amount, "rake": pot.rake, "net": pot.net, "eligible": [s + 1 for s in pot.eligible]}
