@@ -117,12 +117,27 @@ class TableAdminForm(forms.ModelForm):
             "rake_schedule",
             "action_seconds",
             "time_bank_seconds",
+            "time_bank_max_seconds",
+            "time_bank_refill_seconds",
+            "time_bank_refill_hands",
             "bots_allowed",
             "is_open",
         )
 
+    TIME_BANK_REFILL_FIELDS = ("time_bank_max_seconds", "time_bank_refill_seconds", "time_bank_refill_hands")
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for name in self.TIME_BANK_REFILL_FIELDS:  # left empty: the room's default (the field's help says it)
+            if name in self.fields:
+                self.fields[name].required = False
+
     def clean(self):
         data = super().clean()
+        for name in self.TIME_BANK_REFILL_FIELDS:
+            if name in self.fields and data.get(name) is None and name not in self.errors:
+                data[name] = Table._meta.get_field(name).default
+                setattr(self.instance, name, data[name])
         changed = [field for field in LIVE_FIXED_FIELDS if field in self.changed_data]
         if self.instance.pk and changed:
             self._live_changes_check(changed, data)
