@@ -136,7 +136,7 @@ class Table(models.Model):
     )
     time_bank_refill_hands = models.PositiveSmallIntegerField(
         _("time bank refill every (hands)"), default=10, validators=[MinValueValidator(1), MaxValueValidator(1000)],
-        help_text=_("A player's time bank is refilled after every this many hands they are dealt."),
+        help_text=_("Every this many hands the table deals, the time bank of each player dealt in is refilled."),
     )
     bots_allowed = models.BooleanField(_("house bots may sit"), default=False)
     is_open = models.BooleanField(_("open"), default=True)
@@ -304,9 +304,6 @@ class Seat(models.Model):
     run_twice = models.BooleanField(_("run it twice when all in"), default=False)
     disconnected = models.BooleanField(
         default=False, help_text="every connection of the seated player to this table has closed"
-    )
-    hands_to_refill = models.PositiveSmallIntegerField(
-        default=0, help_text="hands dealt to this player since the last refill of their time bank"
     )
     sat_down_at = models.DateTimeField(null=True, blank=True)
     # What the dead-button rule needs between hands (tables.engine.positions.SeatState).

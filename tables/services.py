@@ -205,7 +205,6 @@ def _seat_reset(seat: Seat) -> None:
     seat.auto_muck = True
     seat.timeouts_in_row = 0
     seat.time_bank_ms = 0
-    seat.hands_to_refill = 0
     seat.disconnected = False
 
 
@@ -426,24 +425,26 @@ def hand_deal(*, table_id: int) -> Hand | None:
         }
         table.save(update_fields=["hands_dealt", "positions"])
         moved = []
+        # Every `time_bank_refill_hands` hands the table deals, the time banks of the players dealt in refill.
+        refill = table.time_bank_refill_seconds > 0 and table.hands_dealt % table.time_bank_refill_hands == 0
         for number, seat in seats.items():
-            before = (seat.missed_small, seat.missed_big, seat.is_new, seat.post_now, seat.status,
-                      seat.hands_to_refill, seat.time_bank_ms)
+            before = (seat.missed_small, seat.missed_big, seat.is_new, seat.post_now, seat.status, seat.time_bank_ms)
             missed = plan.missed_blinds.get(number, MissedBlinds())
             seat.missed_small, seat.missed_big = missed.small, missed.big
             if number in plan.dealt_in:
                 seat.is_new = False
                 seat.post_now = False
                 seat.status = Seat.Status.ACTIVE
-                _time_bank_count_hand(table=table, seat=seat)
+                if refill:
+                    _time_bank_refill(table=table, seat=seat)
             elif seat.status != Seat.Status.SITTING_OUT:
                 seat.status = Seat.Status.WAITING_BB
-            if (seat.missed_small, seat.missed_big, seat.is_new, seat.post_now, seat.status, seat.hands_to_refill,
+            if (seat.missed_small, seat.missed_big, seat.is_new, seat.post_now, seat.status,
                     seat.time_bank_ms) != before:
                 moved.append(seat)
-        if moved:  # every deal counts the hand towards the time bank's refill
+        if moved:  # most deals move no seat: the same players, playing on
             Seat.objects.bulk_update(moved, ["missed_small", "missed_big", "is_new", "post_now", "status",
-                                             "hands_to_refill", "time_bank_ms"])
+                                             "time_bank_ms"])
         hand = Hand(
             table=table,
             number=table.hands_dealt,
@@ -468,13 +469,8 @@ def hand_deal(*, table_id: int) -> Hand | None:
         return hand
 
 
-def _time_bank_count_hand(*, table: Table, seat: Seat) -> None:
-    """A hand dealt to `seat` (not saved): every `time_bank_refill_hands` hands dealt to a player, their time
-    bank gains `time_bank_refill_seconds`, never above `time_bank_max_seconds`."""
-    seat.hands_to_refill += 1
-    if seat.hands_to_refill < table.time_bank_refill_hands:
-        return
-    seat.hands_to_refill = 0
+def _time_bank_refill(*, table: Table, seat: Seat) -> None:
+    """`seat`'s time bank gains `time_bank_refill_seconds`, never above `time_bank_max_seconds` (not saved)."""
     most = table.time_bank_max_seconds * 1000
     if seat.time_bank_ms < most:
         seat.time_bank_ms = min(most, seat.time_bank_ms + table.time_bank_refill_seconds * 1000)
