@@ -58,7 +58,7 @@ def test_two_players_all_in_before_the_flop_see_the_board_run_twice(live_room, b
             for board in ("#board", "#board-2")
         ]
         assert boards == [first, second]
-        assert page.locator("#board .run-label").inner_text().strip() == "Run 1"
+        assert page.locator("#board .run-label").text_content().strip() == "Run 1"
         drawn = page.locator("#pots.is-final .run-winner").evaluate_all(
             "els => els.map(e => [Number(e.dataset.run), Number(e.dataset.seat)])"
         )
