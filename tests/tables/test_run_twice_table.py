@@ -165,3 +165,22 @@ def test_the_replayer_and_phh_show_both_runs(players, monkeypatch):
     text = phh_text(story, config=hand.config, actions=hand.actions, viewer=None, openings=[])
     dealt = [line for line in text.split("actions = ")[1].split("\n")[0].split('", "') if "d db" in line]
     assert len(dealt) == 6 and "# run 2" in dealt[-1], dealt
+
+
+def test_the_stand_alone_verifier_proves_both_boards_and_refuses_a_second_board_card_never_opened(
+    players, monkeypatch, tmp_path
+):
+    from django.test import Client
+
+    from tests.tables.test_history_pages import run_verifier
+
+    table, hand, who = three_all_in(players, monkeypatch)
+    client = Client()
+    client.force_login(who["A"])
+    data = client.get(f"/api/hands/{hand.id}/").json()
+    assert data["boards"] == [list(RUN_ONE), list(RUN_TWO)]
+    good = run_verifier(tmp_path, data)
+    assert good.returncode == 0, good.stdout
+    assert "VERIFIED: 16 cards" in good.stdout, "ten board cards and six shown"
+    data["boards"][1] = ["Tc", *data["boards"][1][1:]]  # a burn passed off as the second run's flop
+    assert run_verifier(tmp_path, data).returncode == 1
