@@ -1701,7 +1701,8 @@ export class TablePage {
     const board = Array.isArray(ev.board) ? ev.board : this.lastHand && this.lastHand.board ? this.lastHand.board : [];
     if (this.lastHand && Array.isArray(ev.board) && ev.board.length) this.lastHand.board = ev.board;
     const replayUrl = handId !== undefined && this.me ? `/hands/${handId}/` : null;
-    this.history.unshift({ number, pot, winners: [...byName.entries()], board, handId, replayUrl });
+    const boards = Array.isArray(ev.boards) && ev.boards.length > 1 ? ev.boards : [board];
+    this.history.unshift({ number, pot, winners: [...byName.entries()], board, boards, handId, replayUrl });
     this.history = this.history.slice(0, 10);
     this.awards = [];
     this.renderHistory();
@@ -1712,7 +1713,7 @@ export class TablePage {
       h("div", { class: "hh-top" },
         h("span", { class: "hh-number", text: this.t("hand_number", { number: entry.number }) }),
         h("span", { class: "hh-pot", text: this.money(entry.pot) })),
-      entry.board.length ? h("div", { class: "hh-board" }, entry.board.map((c) => cardEl(c, "mini"))) : null,
+      ...(entry.boards || [entry.board]).filter((b) => b.length).map((b) => h("div", { class: "hh-board" }, b.map((c) => cardEl(c, "mini")))),
       h("div", { class: "hh-winners" }, entry.winners.map(([who, amount]) => h("span", {
         class: `hh-winner${who === this.userName ? " me" : ""}`, text: this.t("hand_won", { name: who, amount: this.short(amount) }),
       }))), this.historyLinks(entry)));
@@ -1729,7 +1730,7 @@ export class TablePage {
       const { hands } = await response.json();
       const known = new Set(this.history.map((entry) => String(entry.handId)));
       const older = hands.filter((hand) => !known.has(String(hand.hand_id))).map((hand) => ({
-        number: hand.number, pot: hand.pot, board: hand.board, handId: hand.hand_id,
+        number: hand.number, pot: hand.pot, board: hand.board, boards: hand.boards, handId: hand.hand_id,
         winners: hand.winners.map((w) => [w.name, w.amount]), replayUrl: hand.replay_url || null,
       }));
       this.history = [...this.history, ...older].slice(0, 10);
