@@ -1616,7 +1616,9 @@ export class TablePage {
   }
 
   onEvent(ev) {
-    const name = (e) => e.name || (e.player && e.player.name) || (Number.isInteger(e.seat) ? this.seatName(e.seat) : "");
+    // A chat line names its player as a string; other events name a seat or carry a player object.
+    const name = (e) => e.name || (typeof e.player === "string" ? e.player : e.player && e.player.name)
+      || (Number.isInteger(e.seat) ? this.seatName(e.seat) : "");
     switch (ev.event) {
       case "chat":
         this.chatLine(ev.bot || (ev.player && ev.player.bot) ? "player bot" : "player", (name(ev) || "?") + ":", ev.text || "");
