@@ -21,7 +21,7 @@ def test_the_last_20_lines_are_kept_oldest_first_and_a_muted_player_is_refused(p
     services.table_chat(table_id=other.id, user=alice, text="elsewhere")
     lines = chat_recent(table_id=table.id)
     assert [line["text"] for line in lines] == [f"line {n}" for n in range(5, 25)]
-    assert lines[-1]["player"] == alice.username and lines[0]["player"] == alice.username
+    assert lines[0]["player"] == alice.username and lines[-1]["player"] == bruno.username, "line 5 and line 24"
     ChatMute.objects.create(user=bruno, reason="spam")
     with pytest.raises(services.TableError) as refused:
         services.table_chat(table_id=table.id, user=bruno, text="spam again")
