@@ -51,3 +51,25 @@ def test_a_seat_is_marked_disconnected_and_back_and_the_mark_goes_with_the_seat(
     services.seat_connection(table_id=table.id, user=bruno, connected=False)
     services.seat_leave(table_id=table.id, user=bruno)
     assert Seat.objects.get(table=table, number=2).disconnected is False, "an empty seat carries no mark"
+
+
+def test_staff_read_the_chat_and_mute_a_player_in_the_admin_and_it_is_audited(players):
+    from staff.models import AuditEntry
+    from tests.admin_client import staff_client
+
+    table = table_create()
+    alice = players[0]
+    services.table_chat(table_id=table.id, user=alice, text="cheap chips here")
+    client, staff = staff_client(username="chat-boss")
+    page = client.get("/admin/tables/chatline/", {"q": "cheap"})
+    assert page.status_code == 200 and "cheap chips here" in page.content.decode()
+    response = client.post("/admin/tables/chatmute/add/", {"user": alice.pk, "reason": "selling chips"})
+    assert response.status_code == 302
+    mute = ChatMute.objects.get(user=alice)
+    assert (mute.reason, mute.muted_by) == ("selling chips", staff)
+    assert AuditEntry.objects.filter(action="admin.add", actor=staff).exists()
+    with pytest.raises(services.TableError):
+        services.table_chat(table_id=table.id, user=alice, text="still selling")
+    response = client.post(f"/admin/tables/chatmute/{mute.pk}/delete/", {"post": "yes"})
+    assert response.status_code == 302 and not ChatMute.objects.filter(user=alice).exists()
+    services.table_chat(table_id=table.id, user=alice, text="back")
