@@ -71,4 +71,17 @@ def test_two_players_all_in_before_the_flop_see_the_board_run_twice(live_room, b
         ]
         assert sorted(drawn) == sorted(expected) and {r for r, _seat in drawn} == {1, 2}
         shot(page, "table-run-it-twice")
+
+    # The replayer tells both runs: both boards at the end, each run's winners.
+    alice.goto(f"{base}/hands/{hand.id}/")
+    alice.wait_for_selector('#replay-step[data-index="0"]', timeout=15_000)
+    alice.click('[data-control="last"]')
+    alice.wait_for_selector("#board-2:not([hidden]) .pcard[data-card]")
+    assert [
+        alice.locator(f"{board} .pcard[data-card]").evaluate_all("els => els.map(e => e.dataset.card)")
+        for board in ("#board", "#board-2")
+    ] == [first, second]
+    runs = alice.locator("#replay-winners li[data-run]").evaluate_all("els => els.map(e => Number(e.dataset.run))")
+    assert set(runs) == {1, 2}
+    shot(alice, "replayer-run-it-twice")
     assert not errors, errors
