@@ -868,7 +868,7 @@ export class TablePage {
       h("div", { class: "name", title: seat.player.name }, h("span", { class: "player-name", text: seat.player.name })),
       h("div", { class: "plate-row" }, h("span", { class: "stack", "data-amount": seat.stack || 0, text: this.short(seat.stack || 0) })),
       // The hand's name while it matters, unless the seat has news of its own (broke, leaving).
-      named && !this.isBusted(seat) && !seat.leaving && !seat.disconnected ? h("div", { class: "hand-name", text: named, title: named })
+      named && !this.isBusted(seat) && !seat.leaving && !seat.disconnected ? h("div", { class: `hand-name${named.includes(" | ") ? " two-boards" : ""}`, text: named, title: named })
         : h("div", { class: "status", text: statusText }),
       timer, bank);
     const button = state.button === seat.seat
