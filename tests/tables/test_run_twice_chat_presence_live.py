@@ -190,3 +190,37 @@ def test_a_player_whose_connections_all_dropped_is_marked_and_finds_the_table_as
                     assert state.get("legal"), "his turn is waiting for him"
 
     asyncio.run(scenario())
+
+
+def test_a_disconnected_players_decision_runs_on_the_clock_and_the_time_bank_as_anyones(live_room):
+    """Alice (the button, the small blind heads-up) calls; Bruno's tab is closed: marked at his seat, his clock
+    runs out, his 3 s time bank is used, then the free check is taken for him."""
+    table = table_create(seats=2, action_seconds=5, time_bank_seconds=3)
+    alice, bruno = player_create(), player_create()
+    cookies = [session_cookie_for(alice), session_cookie_for(bruno)]
+
+    def row(state, number):
+        return next(r for r in state["seats"] if r["seat"] == number)
+
+    async def scenario():
+        async with TableClient(live_room, table.id, session=cookies[0]) as a:
+            b = await TableClient(live_room, table.id, session=cookies[1]).__aenter__()
+            await a.until(is_state)
+            await b.until(is_state)
+            await a.send(type="join", seat=1, buy_in=200, post="now")
+            await b.send(type="join", seat=2, buy_in=200, post="now")
+            mine = await a.until(lambda m: is_state(m) and m.get("legal"))
+            await b.__aexit__(None, None, None)
+            await a.until(lambda m: is_state(m) and row(m, 2)["disconnected"])
+            hand = mine["hand"]
+            await a.send(type="act", action="call", hand_id=hand["id"], action_no=hand["action_no"])
+            waiting = await a.until(lambda m: is_state(m) and m["to_act"] == 2)
+            assert row(waiting, 2)["time_bank_ms"] == 3000 and row(waiting, 2)["disconnected"]
+            banked = await a.until(lambda m: is_state(m) and m["to_act"] == 2 and row(m, 2)["time_bank_ms"] == 0,
+                                   timeout=15)
+            assert 0 < banked["remaining_ms"] <= 3000, "the time bank is his clock now"
+            checked = await a.until(lambda m: m["type"] == "event" and m["event"] == "acted" and m["seat"] == 2,
+                                    timeout=15)
+            assert checked["action"] == "check"
+
+    asyncio.run(scenario())
