@@ -164,18 +164,12 @@ class TableConsumer(RoomConsumer):
             return
         await self.channel_layer.group_add(table_group(self.table_id), self.channel_name)
         await self.accept()
-        snapshot = await db_call(_fresh_snapshot)(self.table_id)
-        if snapshot is not None:
-            await self.send_state(snapshot)
-        await self.send_json({"type": "chat_history", "lines": await db_call(chat_recent)(table_id=self.table_id)})
-        if self.authenticated:
+        if self.authenticated:  # counted present (a seat marked disconnected is cleared) before the first state
             self.present = True
-            mine = next((row for row in (snapshot or {}).get("seats", ())
-                         if (row.get("player") or {}).get("name") == self.user.username), None)
-            await db_call(presence.connection_opened)(
-                table_id=self.table_id, user=self.user, channel=self.channel_name,
-                seat_marked_disconnected=bool(mine and mine.get("disconnected")),
-            )
+            await db_call(presence.connection_opened)(table_id=self.table_id, user=self.user,
+                                                      channel=self.channel_name)
+        await self.send_fresh_state()
+        await self.send_json({"type": "chat_history", "lines": await db_call(chat_recent)(table_id=self.table_id)})
 
     async def disconnect(self, code: int) -> None:
         if hasattr(self, "table_id"):

@@ -24,8 +24,12 @@ def _key(table_id: int, user_id: int) -> str:
     return f"room:presence:{table_id}:{user_id}"
 
 
-def connection_opened(*, table_id: int, user, channel: str, seat_marked_disconnected: bool) -> None:
-    """A connection of `user` to the table opened; clears their seat's mark if it carries one."""
+def connection_opened(*, table_id: int, user, channel: str) -> None:
+    """A connection of `user` to the table opened; clears their seat's mark if it carries one.
+
+    The member is added before the seat is looked at under the table's lock, and a closing connection asks
+    for the members under that same lock before it marks the seat: whichever comes first, a player who is
+    connected is never left marked."""
     try:
         client = broadcast.redis_client()
         pipe = client.pipeline()
@@ -34,8 +38,7 @@ def connection_opened(*, table_id: int, user, channel: str, seat_marked_disconne
         pipe.execute()
     except redis.RedisError:
         log.warning("presence: Redis is not answering; table %s", table_id)
-    if seat_marked_disconnected:
-        services.seat_connection(table_id=table_id, user=user, connected=True)
+    services.seat_connection(table_id=table_id, user=user, connected=True)
 
 
 def connection_closed(*, table_id: int, user, channel: str) -> bool:
@@ -53,5 +56,12 @@ def connection_closed(*, table_id: int, user, channel: str) -> bool:
         return False
     if left:
         return False
-    services.seat_connection(table_id=table_id, user=user, connected=False)
+
+    def still_gone() -> bool:
+        try:
+            return not broadcast.redis_client().scard(key)
+        except redis.RedisError:
+            return True
+
+    services.seat_connection(table_id=table_id, user=user, connected=False, still_gone=still_gone)
     return True

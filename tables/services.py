@@ -295,13 +295,19 @@ def chat_line_json(line: ChatLine) -> dict:
     return {"player": line.name, "text": line.text, "at": line.created_at.isoformat()}
 
 
-def seat_connection(*, table_id: int, user, connected: bool) -> bool:
+def seat_connection(*, table_id: int, user, connected: bool, still_gone=None) -> bool:
     """A seated player's first connection to the table opened, or their last one closed: the seat says so
-    to everyone. Returns whether anything changed (nothing does for someone without a seat here)."""
+    to everyone. Returns whether anything changed (nothing does for someone without a seat here).
+    `still_gone` (for a closed connection): asked under the table's lock, False when a connection of theirs
+    opened meanwhile, which then leaves the seat unmarked (tables.presence)."""
+    if not Seat.objects.filter(table_id=table_id, user=user).exists():
+        return False  # a spectator: no seat to mark, no lock to take
     with transaction.atomic():
         table = table_lock(table_id=table_id)
         seat = _seat_of(table=table, user=user)
         if seat is None or seat.disconnected == (not connected):
+            return False
+        if not connected and still_gone is not None and not still_gone():
             return False
         seat.disconnected = not connected
         seat.save(update_fields=["disconnected"])
