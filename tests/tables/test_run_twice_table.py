@@ -184,3 +184,15 @@ def test_the_stand_alone_verifier_proves_both_boards_and_refuses_a_second_board_
     assert "VERIFIED: 16 cards" in good.stdout, "ten board cards and six shown"
     data["boards"][1] = ["Tc", *data["boards"][1][1:]]  # a burn passed off as the second run's flop
     assert run_verifier(tmp_path, data).returncode == 1
+
+
+def test_my_hands_lists_both_boards_of_a_hand_run_twice(players, monkeypatch):
+    from django.test import Client
+
+    table, hand, who = three_all_in(players, monkeypatch)
+    client = Client()
+    client.force_login(who["B"])
+    rows = client.get("/api/hands/mine/").json()["hands"]
+    assert rows[0]["boards"] == [list(RUN_ONE), list(RUN_TWO)] and rows[0]["board"] == list(RUN_ONE)
+    page = client.get("/hands/").content.decode()
+    assert all(f'data-card="{card}"' in page for card in RUN_ONE + RUN_TWO)
