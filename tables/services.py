@@ -432,7 +432,8 @@ def hand_deal(*, table_id: int) -> Hand | None:
         table.save(update_fields=["hands_dealt", "positions"])
         moved = []
         # Every `time_bank_refill_hands` hands the table deals, the time banks of the players dealt in refill.
-        refill = table.time_bank_refill_seconds > 0 and table.hands_dealt % table.time_bank_refill_hands == 0
+        every = table.time_bank_refill_hands
+        refill = table.time_bank_refill_seconds > 0 and every > 0 and table.hands_dealt % every == 0
         for number, seat in seats.items():
             before = (seat.missed_small, seat.missed_big, seat.is_new, seat.post_now, seat.status, seat.time_bank_ms)
             missed = plan.missed_blinds.get(number, MissedBlinds())

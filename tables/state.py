@@ -91,7 +91,7 @@ def table_snapshot(
             "bomb_pot": hand.config.get("bomb_pot", 0),
         }
         snapshot["board"] = state.board
-        snapshot["boards"] = state.boards if state.runs_twice else [state.board]
+        snapshot["boards"] = state.boards
         if state.settlement is not None:
             snapshot["pots"] = [
                 {"amount": pot.amount, "rake": pot.rake, "net": pot.net, "eligible": [s + 1 for s in pot.eligible]}
