@@ -75,4 +75,10 @@ class Migration(migrations.Migration):
                 'indexes': [models.Index(fields=['table', '-id'], name='chat_line_table_recent')],
             },
         ),
+        # A table that already gave more than the new maximum's default keeps it as its maximum.
+        migrations.RunSQL(
+            "UPDATE tables_table SET time_bank_max_seconds = time_bank_seconds "
+            "WHERE time_bank_seconds > time_bank_max_seconds",
+            migrations.RunSQL.noop,
+        ),
     ]
