@@ -19,6 +19,7 @@ run: $(STAMP)
 
 test: $(STAMP)
 	$(PY) -m ruff check .
+	$(VENV)/bin/lint-imports --no-cache
 	@mkdir -p var/test
 	$(PY) -m pokerroom.supervisor exec -- $(PY) -m pytest $(PYTEST_ARGS)
 
@@ -30,10 +31,13 @@ manage: $(STAMP)
 superuser: $(STAMP)
 	$(PY) -m pokerroom.supervisor manage createsuperuser
 
+# ruff, the import contracts (pyproject.toml's [tool.importlinter]; docs/architecture.md) and mypy (strict) on the
+# engine and the ledger.
 lint: $(STAMP)
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
-	$(PY) -m mypy tables/engine
+	$(VENV)/bin/lint-imports --no-cache
+	$(PY) -m mypy tables/engine cashier/ledger.py
 
 format: $(STAMP)
 	$(PY) -m ruff format .

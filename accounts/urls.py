@@ -10,6 +10,4 @@ urlpatterns = [
     path("password/", auth_views.PasswordChangeView.as_view(), name="password_change"),
     path("password/done/", auth_views.PasswordChangeDoneView.as_view(), name="password_change_done"),
     path("profile/", views.profile, name="profile"),
-    path("limits/", views.deposit_limits, name="deposit_limits"),
-    path("self-exclusion/", views.self_exclusion, name="self_exclusion"),
 ]

@@ -1,19 +1,23 @@
 """Staff's view of the money: the ledger read-only, withdrawals to review, deposits to chase, the audit."""
 
+from datetime import timedelta
+
 from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from accounts.models import DepositLimit, SelfExclusion
 from cashier import services
 from cashier.errors import CashierError
 from cashier.management.commands.ledger_check import report_lines
 from cashier.models import Account, Deposit, Entry, RejectionReason, SeatSession, Transfer, Withdrawal
-from cashier.selectors import ledger_check, wallet_balances
+from cashier.selectors import EXCLUSION_DAYS, ledger_check, self_exclusion_active, wallet_balances
 from cashier.templatetags.money import format_amount
 
 
@@ -272,3 +276,87 @@ class WithdrawalAdmin(ReadOnlyAdmin):
 
 def ledger_check_url() -> str:
     return reverse("admin:cashier_ledger_check")
+
+
+# Responsible gaming (SPEC 2): staff see every limit and self-exclusion, record an exclusion a player asks for
+# by phone or email, and lift a permanent one once the rules allow (the models are the accounts app's).
+
+
+@admin.register(DepositLimit)
+class DepositLimitAdmin(admin.ModelAdmin):
+    list_display = ("user", "period", "shown_amount", "shown_pending_amount", "pending_from", "updated_at")
+    list_filter = ("period",)
+    search_fields = ("user__username", "user__email")
+    fields = ("user", "period", "shown_amount", "shown_pending_amount", "pending_from", "updated_at")
+    readonly_fields = fields
+
+    @admin.display(description=gettext_lazy("limit"), ordering="amount")
+    def shown_amount(self, obj):
+        return _("none") if obj.amount is None else format_amount(obj.amount)
+
+    @admin.display(description=gettext_lazy("new limit"))
+    def shown_pending_amount(self, obj):
+        if obj.pending_from is None:
+            return "-"
+        return _("none") if obj.pending_amount is None else format_amount(obj.pending_amount)
+
+    def has_add_permission(self, request, obj=None):
+        return False  # limits are the player's own, set on the account page
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+class SelfExclusionAddForm(forms.ModelForm):
+    class Meta:
+        model = SelfExclusion
+        fields = ("user", "period")
+
+    def clean(self):
+        data = super().clean()
+        user, period = data.get("user"), data.get("period")
+        current = user and self_exclusion_active(user=user)
+        if current and period:
+            ends = None if period == SelfExclusion.Period.PERMANENT else timezone.now() + timedelta(
+                days=EXCLUSION_DAYS[period])
+            if current.ends_at is None or (ends is not None and ends <= current.ends_at):
+                raise forms.ValidationError(_("This player is already excluded for longer; a new self-exclusion "
+                                              "must end later."))
+        return data
+
+
+@admin.register(SelfExclusion)
+class SelfExclusionAdmin(admin.ModelAdmin):
+    form = SelfExclusionAddForm
+    list_display = ("user", "period", "starts_at", "ends_at", "lifted_at", "lifted_by", "created_by")
+    list_filter = ("period",)
+    search_fields = ("user__username", "user__email")
+    fields = ("user", "period")
+    autocomplete_fields = ("user",)
+    actions = ["lift"]
+
+    def get_readonly_fields(self, request, obj=None):
+        return ("user", "period", "starts_at", "ends_at", "lifted_at", "lifted_by", "created_by") if obj else ()
+
+    def get_fields(self, request, obj=None):
+        return self.get_readonly_fields(request, obj) if obj else self.fields
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+    def save_model(self, request, obj, form, change):
+        if change:
+            return
+        created = services.player_self_exclude(user=obj.user, period=obj.period, recorded_by=request.user)
+        obj.pk = created.pk
+        obj.__dict__.update(created.__dict__)
+
+    @admin.action(description=gettext_lazy("Lift the selected self-exclusions (for good only, after 6 months)"))
+    def lift(self, request, queryset):
+        for exclusion in queryset:
+            try:
+                services.self_exclusion_lift(exclusion=exclusion, lifted_by=request.user)
+            except CashierError as error:
+                self.message_user(request, f"{exclusion}: {error}", level=messages.ERROR)
+            else:
+                self.message_user(request, _("%(exclusion)s lifted.") % {"exclusion": exclusion})

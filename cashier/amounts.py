@@ -6,7 +6,7 @@ such an int with `amount_parse`, which understands the player's locale ("12.50",
 import re
 from decimal import Decimal, InvalidOperation
 
-from django.utils.formats import get_format
+from django.utils.formats import get_format, number_format
 from django.utils.translation import gettext as _
 
 from cashier.errors import InvalidAmount, UnknownCurrency
@@ -95,3 +95,14 @@ def _check_groups(whole: str, grouping: str) -> None:
     groups = whole.split(grouping)
     if len(groups) > 1 and (not groups[0] or len(groups[0]) > 3 or any(len(g) != 3 for g in groups[1:])):
         raise InvalidAmount(_("Enter the amount as a number, for example 20.50."))
+
+
+def format_amount(amount: int, currency: str = "eur", *, signed: bool = False) -> str:
+    """ "€ 40.50" / "40.50 chips" in the reader's locale; a negative amount's sign comes first ("-€ 40.50"), and
+    `signed` marks a positive one too ("+€ 43.06"), as a statement does."""
+    amount = int(amount)
+    value = number_format(Decimal(abs(amount)) / 100, decimal_pos=2, use_l10n=True, force_grouping=True)
+    sign = "-" if amount < 0 else ("+" if signed and amount > 0 else "")
+    if currency == "eur":
+        return f"{sign}€\u00a0{value}"
+    return _("%(amount)s chips") % {"amount": f"{sign}{value}"}

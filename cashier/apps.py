@@ -5,3 +5,9 @@ from django.utils.translation import gettext_lazy as _
 class CashierConfig(AppConfig):
     name = "cashier"
     verbose_name = _("Cashier")
+
+    def ready(self) -> None:
+        from accounts.services import user_signed_up_register
+        from cashier.services import play_chips_welcome
+
+        user_signed_up_register(play_chips_welcome)

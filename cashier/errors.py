@@ -63,10 +63,6 @@ class NotSeated(CashierError):
     code = "not_seated"
 
 
-class HandInProgress(CashierError):
-    code = "hand_in_progress"
-
-
 class RefillRefused(CashierError):
     code = "refill_refused"
 

@@ -5,6 +5,7 @@ from django import forms
 from django.utils.formats import number_format
 from django.utils.translation import gettext_lazy as _
 
+from accounts.models import DepositLimit, SelfExclusion
 from cashier.amounts import amount_parse
 from cashier.errors import InvalidAmount
 
@@ -62,3 +63,35 @@ class WithdrawalForm(IdempotentForm):
     amount = MoneyField(label=_("Amount (EUR)"))
     card_number = forms.CharField(label=_("Card to pay to"), max_length=30,
                                   widget=forms.TextInput(attrs={"autocomplete": "cc-number", "inputmode": "numeric"}))
+
+
+# Responsible gaming (SPEC 2): the player's deposit limits and self-exclusion.
+
+
+class DepositLimitForm(forms.Form):
+    period = forms.ChoiceField(label=_("Period"), choices=DepositLimit.Period.choices)
+    amount = forms.CharField(
+        label=_("Limit (EUR)"), required=False, max_length=40,
+        help_text=_("Leave empty for no limit. A lower limit applies at once; a higher one after a waiting period."),
+    )
+
+    def clean_amount(self):
+        value = (self.cleaned_data.get("amount") or "").strip()
+        if not value:
+            return None
+        if value in {"0", "0,00", "0.00"}:
+            return 0
+        try:
+            return amount_parse(value)
+        except InvalidAmount as error:
+            raise forms.ValidationError(str(error)) from None
+
+
+class SelfExclusionForm(forms.Form):
+    period = forms.ChoiceField(label=_("Exclude me for"), choices=SelfExclusion.Period.choices,
+                               widget=forms.RadioSelect)
+    confirm = forms.BooleanField(
+        label=_("I understand that this cannot be undone early: I will be cashed out of every table and cannot "
+                "deposit or play until it ends."),
+        required=True,
+    )

@@ -1,62 +1,60 @@
-"""Where the table code plugs into the cashier. The cashier knows money and seat sessions; whether a hand is
-being played at a table, and what a free seat looks like, are the table code's business.
+"""Where other apps plug into the cashier, which imports none of them. The cashier knows money and seat
+sessions; what a seat at a table is, and whether a hand is being played there, are the table code's business.
 
-The table app registers its own functions once (e.g. in `TablesConfig.ready()`):
+The table app registers, once (in `TablesConfig.ready()`), what must happen at a seat when the cashier takes a
+player off the tables (a self-exclusion, a closed account):
 
-    from cashier import hooks
-    hooks.hand_in_progress_register(lambda table: ...)         # True while a hand is being played
-    hooks.seat_released_register(lambda session: ...)          # a seat session the cashier closed itself
+    hooks.seat_release_register(lambda session: ...)   # the closed SeatSession, or None if cashed out later
 
-Until then: no hand is ever in progress, and a released seat is emptied in `tables.Seat` if it still holds
-that player.
+The function locks its own table, cashes the seat out at once (`services.seat_cash_out`) and frees the seat if
+no hand is being played there, or else flags it (`services.seat_cash_out_after_hand`) and cashes it out when
+the hand ends. Until one is registered the cashier cashes the session out itself, seat rows untouched.
 
 Apps that want to hear of credited deposits (the staff app flags large or unusual ones) register a listener:
 
-    hooks.deposit_succeeded_register(lambda *, deposit: ...)"""
+    hooks.deposit_succeeded_register(lambda *, deposit: ...)
+
+The cashier's services take a table as anything with the attributes of `TableTerms` (the table app's model)."""
 
 import logging
 from collections.abc import Callable
+from typing import Any, Protocol
 
 from django.db import transaction
 
 log = logging.getLogger(__name__)
 
 
-def _no_hand(table) -> bool:
-    return False
+class TableTerms(Protocol):
+    """What the cashier reads of a table: its money and its seats' terms."""
+
+    pk: Any
+    id: Any
+    currency: str
+    chip: int
+    seats: int
+    is_open: bool
+    bots_allowed: bool
+    min_buy_in: int
+    max_buy_in: int
+
+    @property
+    def effective_max_buy_in(self) -> int: ...
 
 
-def _empty_seat_row(session) -> None:
-    from tables.models import Seat
-
-    Seat.objects.filter(table_id=session.table_id, number=session.seat_number, user_id=session.user_id).update(
-        user=None, status=Seat.Status.EMPTY, sat_down_at=None
-    )
+_seat_release: Callable[[Any], Any] | None = None
 
 
-_hand_in_progress: Callable = _no_hand
-_seat_released: Callable = _empty_seat_row
+def seat_release_register(func: Callable[[Any], Any]) -> None:
+    """`func(session) -> SeatSession | None`: take the player of the open seat session `session` off its table
+    (see the module's docstring). Called with no lock held; `func` takes the table's lock, then the ledger's."""
+    global _seat_release
+    _seat_release = func
 
 
-def hand_in_progress_register(func: Callable) -> None:
-    """`func(table) -> bool`: is a hand being played at `table`? Called with the table row locked."""
-    global _hand_in_progress
-    _hand_in_progress = func
-
-
-def seat_released_register(func: Callable) -> None:
-    """`func(session)`: called inside the transaction that closed `session` when the cashier closed it on its
-    own (self-exclusion), so the table can free the seat and tell the room (use `transaction.on_commit`)."""
-    global _seat_released
-    _seat_released = func
-
-
-def hand_in_progress(table) -> bool:
-    return bool(_hand_in_progress(table))
-
-
-def seat_released(session) -> None:
-    _seat_released(session)
+def seat_releaser() -> Callable[[Any], Any] | None:
+    """The function the table app registered, or None."""
+    return _seat_release
 
 
 _deposit_listeners: list[Callable] = []

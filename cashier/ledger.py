@@ -10,21 +10,22 @@ Every service that moves money does, inside one `transaction.atomic()`:
 import hashlib
 import json
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 from django.db import IntegrityError, connection
 from django.utils.translation import gettext as _
 
-from cashier.amounts import currency_validate
+from cashier.amounts import currency_validate, format_amount
 from cashier.errors import CashierError, IdempotencyConflict, InsufficientFunds, LedgerUnbalanced
 from cashier.models import OUTSIDE_KINDS, Account, AccountKind, Transfer
 
 
-def request_fingerprint(**data) -> str:
+def request_fingerprint(**data: Any) -> str:
     """A stable digest of a request's data: the same idempotency key must always come with the same data."""
     return hashlib.sha256(json.dumps(data, sort_keys=True, default=str).encode()).hexdigest()
 
 
-def wallet_get(*, user, currency: str) -> Account:
+def wallet_get(*, user: Any, currency: str) -> Account:
     """The user's wallet in `currency` (play chips: a house bot's own kind), created on first use.
 
     Lock: none taken. Safe under concurrency (a unique constraint, then a second read)."""
@@ -35,7 +36,7 @@ def wallet_get(*, user, currency: str) -> Account:
         if user.is_bot:
             raise CashierError(_("House bots play only with play chips."))
         kind = AccountKind.PLAYER_EUR
-    account, _created = Account.objects.get_or_create(user=user, kind=kind, currency=currency)
+    account: Account = Account.objects.get_or_create(user=user, kind=kind, currency=currency)[0]
     return account
 
 
@@ -44,13 +45,13 @@ def system_account_get(*, kind: str, currency: str, ref: str = "") -> Account:
 
     Lock: none taken."""
     currency = currency_validate(currency)
-    account, _created = Account.objects.get_or_create(kind=kind, currency=currency, ref=ref, user=None)
+    account: Account = Account.objects.get_or_create(kind=kind, currency=currency, ref=ref, user=None)[0]
     return account
 
 
-def rake_account_get(*, table) -> Account:
+def rake_account_get(*, table: Any) -> Account:
     """The room's rake account for `table` (one per table keeps busy tables from queueing on one row)."""
-    return system_account_get(kind=AccountKind.RAKE, currency=table.currency, ref=f"table:{table.pk}")
+    return system_account_get(kind=str(AccountKind.RAKE), currency=table.currency, ref=f"table:{table.pk}")
 
 
 def accounts_lock(*, accounts: Iterable[Account | int]) -> dict[int, Account]:
@@ -75,8 +76,8 @@ def transfer_post(
     legs: Sequence[tuple[Account, int]],
     idempotency_key: str | None = None,
     request_hash: str = "",
-    user=None,
-    table=None,
+    user: Any = None,
+    table: Any = None,
     hand_ref: str = "",
     memo: str = "",
     allow_empty: bool = False,
@@ -92,7 +93,7 @@ def transfer_post(
     Raises InsufficientFunds (nothing written) if an account other than the outside ones would go negative."""
     if not connection.in_atomic_block:
         raise RuntimeError("transfer_post() must run inside transaction.atomic()")
-    merged: dict[int, list] = {}
+    merged: dict[int, list[Any]] = {}
     for account, amount in legs:
         if isinstance(amount, bool) or not isinstance(amount, int):
             raise LedgerUnbalanced(_("Ledger amounts must be whole numbers."))
@@ -114,7 +115,7 @@ def transfer_post(
                 return transfer_replayed(existing, request_hash)
             raise InsufficientFunds(_("Not enough money: the %(account)s holds %(balance)s.") % {
                 "account": account.get_kind_display().lower(),
-                "balance": _format(account.balance, currency),
+                "balance": format_amount(account.balance, currency),
             })
 
     transfer = Transfer(kind=kind, currency=currency, idempotency_key=idempotency_key, request_hash=request_hash,
@@ -180,8 +181,3 @@ def transfer_replayed(existing: Transfer, request_hash: str) -> Transfer:
     existing.replayed = True
     return existing
 
-
-def _format(amount: int, currency: str) -> str:
-    from cashier.templatetags.money import format_amount
-
-    return format_amount(amount, currency)

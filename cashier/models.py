@@ -11,7 +11,16 @@ from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from tables.models import Currency, Table
+from cashier.amounts import format_amount
+
+EUR_SESSION_CAP = 100_000  # cents: SPEC 1.2, the EUR 1,000 cap on what a player moves to one table session
+
+
+class Currency(models.TextChoices):
+    """The room's two moneys: play chips (free, for practice) and euros."""
+
+    PLAY = "play", _("Play chips")
+    EUR = "eur", _("Euro")
 
 
 class AccountKind(models.TextChoices):
@@ -52,7 +61,7 @@ class Account(models.Model):
         verbose_name=_("owner"),
     )
     table = models.ForeignKey(
-        Table, on_delete=models.PROTECT, null=True, blank=True, related_name="+", verbose_name=_("table")
+        "tables.Table", on_delete=models.PROTECT, null=True, blank=True, related_name="+", verbose_name=_("table")
     )
     ref = models.CharField(_("reference"), max_length=64, blank=True, default="")
     balance = models.BigIntegerField(_("balance"), default=0)
@@ -124,7 +133,7 @@ class Transfer(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+",
         verbose_name=_("player"),
     )
-    table = models.ForeignKey(Table, on_delete=models.PROTECT, null=True, blank=True, related_name="+",
+    table = models.ForeignKey("tables.Table", on_delete=models.PROTECT, null=True, blank=True, related_name="+",
                               verbose_name=_("table"))
     hand_ref = models.CharField(_("hand"), max_length=100, blank=True, default="")
     memo = models.CharField(_("memo"), max_length=200, blank=True, default="")
@@ -187,7 +196,7 @@ class SeatSession(models.Model):
     `moved_in` is what came from the wallet (buy-in plus top-ups); losses never reduce it: SPEC 1.2's EUR cap
     applies to it. `left_with` and `closed_at` remember the stack the player left with, for the 30-minute rule."""
 
-    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="seat_sessions",
+    table = models.ForeignKey("tables.Table", on_delete=models.PROTECT, related_name="seat_sessions",
                               verbose_name=_("table"))
     seat_number = models.PositiveSmallIntegerField(_("seat"))
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="seat_sessions",
@@ -254,8 +263,6 @@ class Deposit(models.Model):
         constraints = [models.CheckConstraint(condition=Q(amount__gt=0), name="deposit_amount_positive")]
 
     def __str__(self) -> str:
-        from cashier.templatetags.money import format_amount
-
         return f"#{self.pk} {self.user} {format_amount(self.amount, self.currency)}"
 
 
@@ -312,8 +319,6 @@ class Withdrawal(models.Model):
         constraints = [models.CheckConstraint(condition=Q(amount__gt=0), name="withdrawal_amount_positive")]
 
     def __str__(self) -> str:
-        from cashier.templatetags.money import format_amount
-
         return f"#{self.pk} {self.user} {format_amount(self.amount, self.currency)}"
 
     @property

@@ -9,8 +9,17 @@ from django.db.models import Exists, OuterRef, Q, Sum
 from django.utils import timezone
 
 from accounts.models import DepositLimit, SelfExclusion
-from cashier.models import WALLET_KINDS, Account, AccountKind, Deposit, Entry, SeatSession, TransferKind
-from tables.models import EUR_SESSION_CAP, Currency
+from cashier.models import (
+    EUR_SESSION_CAP,
+    WALLET_KINDS,
+    Account,
+    AccountKind,
+    Currency,
+    Deposit,
+    Entry,
+    SeatSession,
+    TransferKind,
+)
 
 RETURN_WINDOW = timedelta(minutes=30)  # SPEC 1.2: back at the same table within 30 minutes
 STATEMENT_DAYS = 92  # a player's statement covers at least the last 3 months

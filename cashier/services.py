@@ -6,11 +6,12 @@ must (or must not) hold. Inside, each one locks (accounts in primary-key order),
 nothing has moved. Amounts are ints of the smallest unit (cents, play chips).
 
 Table money, for the table code (see docs/cashier.md): `seat_buy_in`, `seat_top_up`, `seat_cash_out`,
-`hand_settle`, `excluded_seats_cash_out` (at the end of every hand) and the selectors `seat_buy_in_bounds`,
-`seats_to_cash_out_after_hand`."""
+`hand_settle`, `seat_cash_out_after_hand` and the selectors `seat_buy_in_bounds`,
+`seats_to_cash_out_after_hand` (at the end of every hand); the table code registers in `cashier.hooks` what
+happens at a seat when the cashier takes a player off the tables (self-exclusion, a closed account)."""
 
 import logging
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from datetime import datetime, timedelta
 from functools import partial
 
@@ -30,7 +31,6 @@ from cashier.errors import (
     CashierError,
     DepositLimitExceeded,
     ExclusionLocked,
-    HandInProgress,
     IdempotencyConflict,
     IdentityNotVerified,
     InsufficientFunds,
@@ -45,6 +45,7 @@ from cashier.errors import (
     UnknownCurrency,
     WrongState,
 )
+from cashier.hooks import TableTerms as Table
 from cashier.ledger import (
     accounts_lock,
     rake_account_get,
@@ -55,8 +56,10 @@ from cashier.ledger import (
     wallet_get,
 )
 from cashier.models import (
+    EUR_SESSION_CAP,
     Account,
     AccountKind,
+    Currency,
     Deposit,
     RejectionReason,
     SeatSession,
@@ -72,12 +75,10 @@ from cashier.selectors import (
     deposits_sum_since,
     seat_buy_in_bounds,
     seat_session_recently_left,
-    seats_to_cash_out_after_hand,
     self_exclusion_active,
     self_exclusion_liftable_from,
 )
 from cashier.templatetags.money import format_amount
-from tables.models import EUR_SESSION_CAP, Currency, Table
 
 logger = logging.getLogger(__name__)
 
@@ -96,7 +97,7 @@ def _key_validate(key) -> str:
 
 def _account_open_check(*, user) -> None:
     """Refuse a deactivated account, as stored now (a player's open connection may hold an older copy).
-    Called with the player's wallet locked, which deactivation takes too (accounts.services.player_deactivate)."""
+    Called with the player's wallet locked, which deactivation takes too (`player_deactivate`)."""
     if not User.objects.filter(pk=user.pk, is_active=True).exists():
         raise AccountClosed(_("This account is closed."))
 
@@ -201,18 +202,13 @@ def deposit_limit_set(*, user, period: str, amount: int | None, now: datetime | 
         return limit
 
 
-def player_self_exclude(
-    *, user, period: str, recorded_by=None, now: datetime | None = None,
-    hand_in_progress: Callable[[Table], bool] | None = None,
-) -> SelfExclusion:
+def player_self_exclude(*, user, period: str, recorded_by=None, now: datetime | None = None) -> SelfExclusion:
     """Exclude `user` from playing for `period` ("30d", "60d", "90d" or "permanent").
 
-    At once: no deposits, no sitting down. Every seat at a table where no hand is being played is cashed out
-    now; the others are flagged and cashed out by `excluded_seats_cash_out(table=...)`, which the table code
-    calls when the hand ends. `hand_in_progress(table)` defaults to the hook the table app registered.
+    At once: no deposits, no sitting down. Every seat is cashed out now where no hand is being played, else
+    when the hand ends (`player_seats_cash_out`).
 
-    Lock: the caller must hold no table or ledger lock (this locks each table row, then the ledger rows, in
-    the table code's order)."""
+    Lock: the caller must hold no table or ledger lock."""
     now = _now(now)
     if period not in SelfExclusion.Period.values:
         raise CashierError(_("Unknown self-exclusion period."))
@@ -231,30 +227,49 @@ def player_self_exclude(
         if recorded_by is not None and recorded_by.pk != user.pk:
             staff_action_record(actor=recorded_by, action="self_exclusion.record", target=exclusion,
                                 after={"period": period, "ends_at": ends_at})
-    player_seats_cash_out(user=user, hand_in_progress=hand_in_progress)
+    player_seats_cash_out(user=user)
     return exclusion
 
 
-def player_seats_cash_out(
-    *, user, hand_in_progress: Callable[[Table], bool] | None = None
-) -> list[SeatSession]:
-    """Cash `user` out of every seat: at once at a table where no hand is being played (the table hears of it
-    through `hooks.seat_released`), else flagged `cash_out_after_hand` for the table code to cash out when the
-    hand ends (`excluded_seats_cash_out`). Returns the sessions closed now. `hand_in_progress(table)` defaults
-    to the hook the table app registered.
+def player_seats_cash_out(*, user) -> list[SeatSession]:
+    """Take `user` off every table: each open seat session goes to the table code's hook (`hooks.seat_release`),
+    which cashes it out and frees the seat now where no hand is being played, else flags it to be cashed out
+    when the hand ends (`seat_cash_out_after_hand`). Returns the sessions closed now.
 
-    Lock: the caller must hold no table or ledger lock (this locks each table row, then the ledger rows)."""
-    check = hand_in_progress or hooks.hand_in_progress
+    Lock: the caller must hold no table or ledger lock (the hook takes the table's lock, then the ledger's)."""
+    release = hooks.seat_releaser() or _seat_session_cash_out
     closed = []
-    for session in SeatSession.objects.filter(user=user, closed_at__isnull=True).select_related("table"):
-        with transaction.atomic():
-            table = Table.objects.select_for_update().get(pk=session.table_id)
-            if check(table):
-                SeatSession.objects.filter(pk=session.pk, closed_at__isnull=True).update(cash_out_after_hand=True)
-                continue
-            closed.append(seat_cash_out(user=user, table=table, hand_in_progress=False))
-            hooks.seat_released(closed[-1])
+    for session in SeatSession.objects.filter(user=user, closed_at__isnull=True):
+        done = release(session)
+        if done is not None:
+            closed.append(done)
     return closed
+
+
+def _seat_session_cash_out(session: SeatSession) -> SeatSession:
+    """No table app registered: the cashier closes the session itself."""
+    return seat_cash_out(user=session.user, table=session.table)
+
+
+def seat_cash_out_after_hand(*, session: SeatSession) -> None:
+    """Flag an open seat session to be cashed out when the hand being played at its table ends (the table code
+    does it then: `selectors.seats_to_cash_out_after_hand`). Lock: the caller holds the table's lock."""
+    SeatSession.objects.filter(pk=session.pk, closed_at__isnull=True).update(cash_out_after_hand=True)
+
+
+def player_deactivate(*, user, staff_user, note: str = "") -> int:
+    """Close a player's account: no more logging in, deposits or sitting down; every seat is cashed out now,
+    or when the hand in play there ends (`player_seats_cash_out`, as for a self-exclusion). Returns the number
+    of seats cashed out now. Lock: the caller holds no table or ledger lock."""
+    with transaction.atomic():
+        # The wallets' locks: a buy-in or deposit in flight finishes first, any later one sees the account closed.
+        currencies = ("play",) if user.is_bot else ("play", "eur")
+        accounts_lock(accounts=[wallet_get(user=user, currency=currency) for currency in currencies])
+        if User.objects.filter(pk=user.pk, is_active=True).update(is_active=False):
+            staff_action_record(actor=staff_user, action="player.deactivate", target=user,
+                                before={"is_active": True}, after={"is_active": False}, note=note)
+    user.is_active = False
+    return len(player_seats_cash_out(user=user))
 
 
 def self_exclusion_lift(*, exclusion: SelfExclusion, lifted_by, now: datetime | None = None) -> SelfExclusion:
@@ -654,16 +669,15 @@ def _session_lock(*, user, table: Table) -> tuple[SeatSession, Account, Account]
     return session, locked[wallet.pk], locked[session.account_id]
 
 
-def seat_top_up(*, user, table: Table, amount: int, hand_in_progress: bool, now: datetime | None = None) -> SeatSession:
-    """Add `amount` from the wallet to the player's seat at `table`, between hands only (the table code says
-    whether a hand is being played), never above the table's maximum, and on a EUR table never past the
+def seat_top_up(*, user, table: Table, amount: int, now: datetime | None = None) -> SeatSession:
+    """Add `amount` from the wallet to the player's seat at `table`, never above the table's maximum, and on a EUR table never past the
     1,000 session cap: what was moved in this session (buy-in plus top-ups) plus `amount`, losses not deducted.
+
+    Between hands only: the table code refuses a top-up during a hand the player is in.
 
     Lock: the caller may hold the table row lock; no ledger lock."""
     now = _now(now)
     amount = _table_amount_check(table=table, amount=amount)
-    if hand_in_progress:
-        raise HandInProgress(_("You can add chips only between hands."))
     with transaction.atomic():
         session, wallet, seat = _session_lock(user=user, table=table)
         exclusion = self_exclusion_active(user=user, now=now)
@@ -691,15 +705,13 @@ def seat_top_up(*, user, table: Table, amount: int, hand_in_progress: bool, now:
         return session
 
 
-def seat_cash_out(*, user, table: Table, hand_in_progress: bool, now: datetime | None = None) -> SeatSession:
+def seat_cash_out(*, user, table: Table, now: datetime | None = None) -> SeatSession:
     """The player leaves `table`: the seat's whole stack goes back to the wallet and the session ends,
     remembering the stack left with and when (the 30-minute rule). Not during a hand the player is in: the
     table code leaves the player out of the hand first, or waits for its end.
 
     Lock: the caller may hold the table row lock; no ledger lock."""
     now = _now(now)
-    if hand_in_progress:
-        raise HandInProgress(_("You can leave with your chips once the hand is over."))
     with transaction.atomic():
         session, wallet, seat = _session_lock(user=user, table=table)
         stack = seat.balance
@@ -822,18 +834,6 @@ def _hand_legs(*, table: Table, by_session: dict[int, int], rake: int) -> tuple[
         if account.balance + delta < 0:
             raise SettlementInvalid(_("A seat would lose more than its stack in this settlement."))
     return legs, {sid for sid, session in sessions.items() if session.user.is_bot}
-
-
-def excluded_seats_cash_out(*, table: Table) -> list[SeatSession]:
-    """The hook for the end of every hand: cash out every seat at `table` whose player self-excluded (while
-    the hand was played) and return the closed sessions, so the table code frees those seats and tells the
-    room. Returns [] almost always.
-
-    Lock: the caller holds the table row lock and no ledger lock; no hand is being played at `table`."""
-    closed = []
-    for session in list(seats_to_cash_out_after_hand(table=table)):
-        closed.append(seat_cash_out(user=session.user, table=table, hand_in_progress=False))
-    return closed
 
 
 # --- tournament money ----------------------------------------------------------------------------------------

@@ -10,3 +10,9 @@ urlpatterns = [
     path("withdraw/", views.withdraw, name="withdraw"),
     path("refill/", views.refill, name="refill"),
 ]
+
+# On the player's account pages (under /accounts/, without the cashier's namespace).
+responsible_gaming_urlpatterns = [
+    path("limits/", views.deposit_limits, name="deposit_limits"),
+    path("self-exclusion/", views.self_exclusion, name="self_exclusion"),
+]

@@ -5,15 +5,23 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from cashier import services
 from cashier.errors import CashierError
-from cashier.forms import DepositForm, WithdrawalForm
+from cashier.forms import DepositForm, DepositLimitForm, SelfExclusionForm, WithdrawalForm
 from cashier.models import Deposit, Withdrawal
-from cashier.selectors import wallet_balances, wallet_entries
+from cashier.selectors import (
+    deposit_limits_for,
+    self_exclusion_active,
+    self_exclusion_liftable_from,
+    wallet_balances,
+    wallet_entries,
+)
 from cashier.templatetags.money import format_amount
 
 STATEMENT_PAGE_SIZE = 25
@@ -103,3 +111,44 @@ def refill(request):
     if not url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}):
         target = "profile"
     return redirect(target)
+
+
+# Responsible gaming (SPEC 2): deposit limits and self-exclusion, on the player's account pages.
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def deposit_limits(request):
+    form = DepositLimitForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            limit = services.deposit_limit_set(user=request.user, period=form.cleaned_data["period"],
+                                               amount=form.cleaned_data["amount"])
+        except CashierError as error:
+            messages.error(request, str(error))
+        else:
+            if limit.pending_from:
+                messages.success(request, _("Your new limit will apply from %(date)s.") % {
+                    "date": date_format(timezone.localtime(limit.pending_from), "DATETIME_FORMAT")})
+            else:
+                messages.success(request, _("Your new limit applies now."))
+            return redirect("deposit_limits")
+    return render(request, "accounts/limits.html", {"form": form, "limits": deposit_limits_for(user=request.user)})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def self_exclusion(request):
+    form = SelfExclusionForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.player_self_exclude(user=request.user, period=form.cleaned_data["period"])
+        except CashierError as error:
+            messages.error(request, str(error))
+        else:
+            messages.success(request, _("You are now excluded from playing. Your seats are being cashed out."))
+            return redirect("profile")
+    active = self_exclusion_active(user=request.user)
+    return render(request, "accounts/self_exclusion.html", {
+        "form": form, "active": active, "liftable_from": active and self_exclusion_liftable_from(active),
+    })

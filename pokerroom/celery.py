@@ -44,10 +44,10 @@ def _connect_heartbeat() -> None:
 
     @worker_ready.connect(weak=False)
     def start(sender, **kwargs):
-        from tables.clock import clock_loop
+        from tables.tasks import clock_run
 
         heartbeat = threading.Thread(target=_heartbeat_loop, args=(sender.hostname, stop), daemon=True)
-        clock = threading.Thread(target=clock_loop, args=(stop,), name="decision-clock", daemon=True)
+        clock = threading.Thread(target=clock_run, args=(stop,), name="decision-clock", daemon=True)
         for thread in (heartbeat, clock):
             threads.append(thread)
             thread.start()

@@ -13,8 +13,9 @@ from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from accounts.services import identity_verify, player_deactivate, player_reactivate
+from accounts.services import identity_verify, player_reactivate
 from cashier.models import Account, AccountKind
+from cashier.services import player_deactivate
 from cashier.templatetags.money import format_amount
 from staff.models import ACTION_LABELS, AuditEntry, DepositFlag, Player
 from staff.selectors import player_overview

@@ -2,6 +2,8 @@
 (tables.forms); what a live table cannot take is refused there. Hands are read-only; their hidden cards are
 shown only on request, and each request is written to the audit log (tables.hand_view)."""
 
+import logging
+
 from django.contrib import admin
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
@@ -14,6 +16,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from accounts.audit import staff_action_record
+from accounts.models import User
 from cashier.templatetags.money import format_amount
 from tables.forms import RakeCapForm, RakeCapFormSet, RakeScheduleAdminForm, TableAdminForm
 from tables.hand_view import hand_cards_reveal, hand_history_public
@@ -21,6 +24,9 @@ from tables.history.selectors import hands_played_by
 from tables.models import ChatLine, ChatMute, Hand, RakeCap, RakeSchedule, Table
 from tables.payout import admin as payout_admin  # noqa: F401 - registers the payout statistics' admin
 from tables.selectors import seat_stacks, table_faults, table_seats
+from tables.services import bots_seat
+
+log = logging.getLogger(__name__)
 
 
 class RakeCapInline(admin.TabularInline):
@@ -138,14 +144,10 @@ class TableAdmin(admin.ModelAdmin):
 
 
 def _bots_seat_now(table_id: int) -> None:
-    import logging
-
-    from tables.bots import bots_seat
-
     try:
         bots_seat(table_id=table_id)
     except Exception:  # noqa: BLE001 - the table is saved; a bot that cannot sit is logged, never a 500
-        logging.getLogger(__name__).exception("house bots could not sit at table %s", table_id)
+        log.exception("house bots could not sit at table %s", table_id)
 
 
 # --- chat -----------------------------------------------------------------------------------------------------
@@ -216,8 +218,6 @@ class HandAdmin(admin.ModelAdmin):
         term = search_term.strip()
         if not term:
             return found, duplicates
-        from accounts.models import User
-
         users = list(
             User.objects.filter(Q(username__icontains=term) | Q(email__iexact=term)).values_list(
                 "pk", flat=True

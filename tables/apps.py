@@ -10,5 +10,4 @@ class TablesConfig(AppConfig):
         from cashier import hooks
         from tables import services
 
-        hooks.hand_in_progress_register(services.hook_hand_in_progress)
-        hooks.seat_released_register(services.hook_seat_released)
+        hooks.seat_release_register(services.hook_seat_release)

@@ -1,16 +1,17 @@
 """House bots for the practice (play-money) tables: labelled as bots everywhere, so a lone new player can
 play at once. They play a loose, simple game from the same `legal` list a person gets, through the same
-service path, with a short think time (services.BOT_THINK_SECONDS, kept by the workers' clock)."""
+service path (`services.bot_act`, `services.bots_seat`), with a short think time (services.BOT_THINK_SECONDS,
+kept by the workers' clock). This module is their play and their wallets; it imports no table service."""
 
 from __future__ import annotations
 
 import random
 
-from django.db import transaction
+from django.contrib.auth import get_user_model
 
-from tables import services
-from tables.engine.hand import Action
-from tables.models import Hand
+from cashier import services as cashier
+from cashier.selectors import wallet_balances
+from tables.models import Seat
 
 _rng = random.Random()  # style of play only; cards are shuffled elsewhere, with SystemRandom
 
@@ -44,31 +45,6 @@ def bot_choose(
     return "fold", None
 
 
-def bot_act(*, hand_id: int, action_no: int) -> bool:
-    """The bot whose turn it is acts, if the hand still waits for that decision. Locks the table."""
-    with transaction.atomic():
-        hand = Hand.objects.filter(pk=hand_id).only("table_id").first()
-        if hand is None:
-            return False
-        table = services.table_lock(table_id=hand.table_id)
-        hand = Hand.objects.get(pk=hand_id)
-        if hand.status != Hand.Status.RUNNING or hand.action_no != action_no:
-            return False
-        state = services.hand_engine(hand=hand, table=table)
-        seat = state.to_act
-        if seat is None or not hand.players.get(str(seat), {}).get("bot"):
-            services.hand_engine_keep(hand.id, state)
-            return False
-        pot = sum(p.amount for p in state.pots()) + sum(state.bets.values())
-        kind, amount = bot_choose(
-            legal=state.legal_actions(), pot=pot, stack=state.stacks.get(seat, 0), chip=table.chip
-        )
-        services.hand_apply(
-            table=table, hand=hand, state=state, action=Action(seat=seat, kind=kind, amount=amount)
-        )
-        return True
-
-
 BOT_NAMES = tuple(
     f"Bot {name}"
     for name in (
@@ -97,9 +73,8 @@ BOT_NAMES = tuple(
 BOTS_PER_TABLE = 2
 
 
-def _bot_users() -> list:
-    from django.contrib.auth import get_user_model
-
+def bot_users() -> list:
+    """The room's house bots (made the first time)."""
     User = get_user_model()
     bots = []
     for name in BOT_NAMES:
@@ -111,43 +86,10 @@ def _bot_users() -> list:
     return bots
 
 
-def bots_seat(*, table_id: int, count: int = BOTS_PER_TABLE) -> int:
-    """Seat house bots at a practice table that allows them, up to `count`, each buying in for the table's
-    maximum from its own play wallet (funded from the issuer when short). Returns how many sat down."""
-    from cashier import services as cashier
-    from cashier.selectors import wallet_balances
-    from tables.models import Seat, Table
-
-    table = Table.objects.get(pk=table_id)
-    if not table.bots_allowed or table.currency != "play":
-        return 0
-    seated = Seat.objects.filter(table=table, user__is_bot=True).count()
-    free = Seat.objects.filter(table=table, user__isnull=True).count()
-    want = min(count - seated, free - 1)  # always leave room for a person
-    busy = set(Seat.objects.filter(user__is_bot=True).values_list("user_id", flat=True))
-    added = 0
-    for bot in _bot_users():
-        if added >= want:
-            break
-        if bot.id in busy:
-            continue
-        if wallet_balances(user=bot).get("play", 0) < table.max_buy_in:
-            cashier.bot_wallet_fund(bot=bot, amount=10 * table.max_buy_in)
-        services.seat_take(
-            table_id=table.id, user=bot, seat_number=None, buy_in=table.max_buy_in, post="wait_bb"
-        )
-        added += 1
-    return added
-
-
 def bots_top_up(*, table, seats: list, stacks: dict[int, int]) -> bool:
     """Between hands: a bot below half the maximum buys back up to it. `seats` (with their users) and `stacks`
     (seat number -> chips) are the table's as they are now; the stacks are updated here. Returns whether any
     bot topped up. Caller holds the table lock."""
-    from cashier import services as cashier
-    from cashier.selectors import wallet_balances
-    from tables.models import Seat
-
     topped_up = False
     for seat in seats:
         if seat.user_id is None or not seat.user.is_bot:
@@ -158,7 +100,7 @@ def bots_top_up(*, table, seats: list, stacks: dict[int, int]) -> bool:
         amount = (table.max_buy_in - stack) // table.chip * table.chip
         if wallet_balances(user=seat.user).get("play", 0) < amount:
             cashier.bot_wallet_fund(bot=seat.user, amount=10 * table.max_buy_in)
-        cashier.seat_top_up(user=seat.user, table=table, amount=amount, hand_in_progress=False)
+        cashier.seat_top_up(user=seat.user, table=table, amount=amount)
         stacks[seat.number] = stack + amount
         topped_up = True
         if seat.status == Seat.Status.SITTING_OUT:

@@ -19,11 +19,15 @@ import logging
 import redis
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+from channels_redis.pubsub import RedisPubSubChannelLayer
 from django.conf import settings
 from django.db import connection, transaction
 
 from tables import held
+from tables.clock import redis_client
 from tables.models import Table
+from tables.selectors import hand_running, table_list_open
+from tables.state import table_snapshot
 
 log = logging.getLogger(__name__)
 
@@ -58,7 +62,7 @@ def table_send_events_on_commit(*, table_id: int, events: list[dict]) -> int:
     if not events:
         return 0
     first = table_take_seqs(table_id=table_id, count=len(events))
-    messages = [{"type": "event", "seq": first + i, **event} for i, event in enumerate(events)]
+    messages = messages_numbered(first=first, events=events)
     transaction.on_commit(lambda: group_send_batch(table_group(table_id), messages))
     return first + len(events) - 1
 
@@ -68,11 +72,11 @@ def table_send_state_on_commit(*, table_id: int) -> None:
     table_publish_on_commit(table_id=table_id, events=[])
 
 
-_FETCH = object()
+FETCH = object()  # "read it now": the running hand and its state, when the caller holds none
 
 
 def table_publish_on_commit(
-    *, table_id: int, events: list[dict], table: Table | None = None, hand=_FETCH, state=_FETCH, seats=None,
+    *, table_id: int, events: list[dict], table: Table | None = None, hand=FETCH, state=FETCH, seats=None,
     stacks=None,
 ) -> int:
     """What one change of the table tells its watchers: its public events, then a public snapshot of the
@@ -80,25 +84,31 @@ def table_publish_on_commit(
     update and sent after commit as one group message; each consumer adds its player's private part and
     sends them as separate frames. Returns the snapshot's seq. `table`, `hand`, `state`, `seats` and
     `stacks`, when the caller holds them current (under the table's lock), save fetching them again."""
-    from tables.services import hand_engine, hand_engine_keep, hand_running
-    from tables.state import table_snapshot
-
     if table is None:
         table = Table.objects.get(pk=table_id)
-    if hand is _FETCH:  # the caller may pass what it already holds: the running hand (or None) and its state
+    if hand is FETCH:  # the caller may pass what it already holds: the running hand (or None) and its state
         hand = hand_running(table=table)
-        state = hand_engine(hand=hand, table=table) if hand is not None else None
+        state = held.hand_engine(hand=hand, table=table) if hand is not None else None
         snapshot = table_snapshot(table=table, hand=hand, state=state, seats=seats, stacks=stacks)
         if state is not None:
-            hand_engine_keep(hand.id, state)
+            held.hand_engine_keep(hand.id, state)
     else:
         snapshot = table_snapshot(table=table, hand=hand, state=state, seats=seats, stacks=stacks)
     first = table_take_seqs(table_id=table_id, count=len(events) + 1)
-    messages = [{"type": "event", "seq": first + i, **event} for i, event in enumerate(events)]
-    snapshot["seq"] = first + len(events)
-    messages.append(snapshot)
+    messages = messages_numbered(first=first, events=events, snapshot=snapshot)
     transaction.on_commit(lambda: group_send_batch(table_group(table_id), messages))
     return snapshot["seq"]
+
+
+def messages_numbered(*, first: int, events: list[dict], snapshot: dict | None = None) -> list[dict]:
+    """The messages of one change of a table, numbered from `first` (the seqs the change took): its public
+    events in order, then the snapshot (given a seq of its own, in place) if any. The one numbering of the
+    room's messages, whichever path took the seqs."""
+    messages = [{"type": "event", "seq": first + i, **event} for i, event in enumerate(events)]
+    if snapshot is not None:
+        snapshot["seq"] = first + len(events)
+        messages.append(snapshot)
+    return messages
 
 
 def group_send_batch(group: str, messages: list[dict]) -> None:
@@ -130,7 +140,6 @@ _publisher: tuple | None = None  # (layer, function) for the layer it was made f
 
 def _direct_publisher():
     global _publisher
-    from channels_redis.pubsub import RedisPubSubChannelLayer
 
     layer = get_channel_layer()
     if _publisher is not None and _publisher[0] is layer:
@@ -151,15 +160,7 @@ def _direct_publisher():
 
 # --- the lobby ---------------------------------------------------------------------------------------
 
-_redis: redis.Redis | None = None
-
-
-def redis_client() -> redis.Redis:
-    """The room's Redis for its own keys (the lobby's mark, the clock's due set), made once per process."""
-    global _redis
-    if _redis is None:
-        _redis = redis.Redis.from_url(settings.REDIS_URL, socket_timeout=2, socket_connect_timeout=2)
-    return _redis
+# The room's Redis for its own keys is the clock's (`redis_client`, named here too).
 
 
 def lobby_send_on_commit() -> None:
@@ -177,8 +178,6 @@ def lobby_mark_stale() -> None:
 def lobby_publish_if_stale() -> bool:
     """Send lobby watchers the fresh list if anything changed since the last one (the workers' clock calls
     this once a second; of several workers, the one that clears the mark sends)."""
-    from tables.selectors import table_list_open
-
     if not redis_client().getdel(LOBBY_STALE_KEY):
         return False
     group_send(LOBBY_GROUP, {"type": "tables", "tables": table_list_open()})

@@ -11,6 +11,9 @@ Once a second the clock also sends the lobby its fresh list of tables if anythin
 (tables.broadcast.lobby_publish_if_stale): a busy room changes seats and ends hands many times a second, and
 one list a second is what a lobby can show.
 
+The clock imports nothing of the room's other table modules: what it sends and asks is handed to `clock_loop`
+by the worker's start (`tables.tasks.clock_run`), and the services reach it through `tables.effects`.
+
 It also sends the tasks the room wants run a moment later (the deal 3 s after a hand, a house bot's move 1 s
 after its turn comes): `later()` puts them in a Redis sorted set by due time and each tick the clock claims
 those due (one Lua call: read and remove, so of several workers' clocks exactly one sends each) and sends
@@ -27,9 +30,11 @@ import logging
 import secrets
 import threading
 import time
+from collections.abc import Callable
 
 import redis
 from django.conf import settings
+from django.db import DatabaseError, connection
 
 log = logging.getLogger(__name__)
 
@@ -46,6 +51,17 @@ return due
 """
 
 
+_redis: redis.Redis | None = None
+
+
+def redis_client() -> redis.Redis:
+    """The room's Redis for its own keys (the clock's due set, the lobby's mark), made once per process."""
+    global _redis
+    if _redis is None:
+        _redis = redis.Redis.from_url(settings.REDIS_URL, socket_timeout=2, socket_connect_timeout=2)
+    return _redis
+
+
 def due_key() -> str:
     """The sorted set of tasks to send later, one per room database (rooms may share a Redis)."""
     return f"room:due:{settings.DATABASES['default']['NAME']}"
@@ -54,8 +70,6 @@ def due_key() -> str:
 def later(kind: str, args: tuple, *, delay: float) -> None:
     """Have a worker's clock send task `kind` ("deal", "bot") with `args` in `delay` seconds (at most a tick
     late). Each call is its own entry, as each Celery task was."""
-    from tables.broadcast import redis_client
-
     entry = json.dumps([kind, list(args), secrets.token_hex(4)])
     try:
         redis_client().zadd(due_key(), {entry: time.time() + delay})
@@ -65,47 +79,45 @@ def later(kind: str, args: tuple, *, delay: float) -> None:
 
 def due_claim(*, now: float | None = None, limit: int = CLAIM_AT_MOST) -> list[tuple[str, list]]:
     """Take the entries due by `now` out of the set and return them as (kind, args): no other caller gets them."""
-    from tables.broadcast import redis_client
-
     claimed = redis_client().eval(_CLAIM_SCRIPT, 1, due_key(), time.time() if now is None else now, limit)
     return [tuple(json.loads(entry)[:2]) for entry in claimed]
 
 
-def _send_due() -> None:
-    from tables.tasks import bot_act_task, hand_deal_task
-
-    tasks = {"deal": hand_deal_task, "bot": bot_act_task}
+def _send_due(send: Callable[[str, list], None]) -> None:
     for kind, args in due_claim():
-        task = tasks.get(kind)
-        if task is not None:
-            task.apply_async(tuple(args), expires=30)
+        send(kind, args)
 
 
-def clock_loop(stop: threading.Event, *, tick: float = TICK_SECONDS) -> None:
-    from django.db import DatabaseError, connection
-
-    from tables.broadcast import lobby_publish_if_stale
-    from tables.services import hands_overdue
-    from tables.tasks import hand_timeout_task
-
+def clock_loop(
+    stop: threading.Event,
+    *,
+    send: Callable[[str, list], None],
+    overdue: Callable[[], list[tuple[int, int]]],
+    timeout: Callable[[tuple[int, int]], None],
+    lobby: Callable[[], bool],
+    tick: float = TICK_SECONDS,
+) -> None:
+    """Tick until `stop` is set: `send(kind, args)` each task due from `later`; `overdue()` lists the decisions
+    past their deadline, `timeout(decision)` sends one's timeout (again only after RESEND_SECONDS); `lobby()`
+    sends the lobby its list if it changed, once a second."""
     sent: dict[tuple[int, int], float] = {}
     ticks = 0
     while not stop.wait(tick):
         ticks += 1
         try:
-            _send_due()
+            _send_due(send)
         except Exception:  # noqa: BLE001 - Redis is down: what is due stays in the set for the next tick
             log.warning("clock: could not send the tasks due")
         if ticks % OVERDUE_EVERY_TICKS:
             continue
         if ticks % LOBBY_EVERY_TICKS == 0:
             try:
-                lobby_publish_if_stale()
+                lobby()
             except Exception:  # noqa: BLE001 - Redis or the database is down: the next second tries again
                 log.warning("clock: could not send the lobby its list")
                 connection.close()
         try:
-            due = hands_overdue(grace_seconds=0)
+            due = overdue()
         except DatabaseError:
             log.warning("decision clock: the database is not answering; trying again")
             connection.close()
@@ -115,7 +127,7 @@ def clock_loop(stop: threading.Event, *, tick: float = TICK_SECONDS) -> None:
             if now - sent.get(decision, float("-inf")) < RESEND_SECONDS:
                 continue
             try:
-                hand_timeout_task.apply_async(decision, expires=RESEND_SECONDS)
+                timeout(decision)
             except Exception:  # noqa: BLE001 - the broker is down: the next tick tries again
                 log.warning("decision clock: could not send the timeout of hand %s", decision[0])
                 break

@@ -17,15 +17,15 @@ import orjson
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
-from django.db import transaction
 from django.utils import translation
 from django.utils.translation import gettext_noop
 
+from cashier.errors import CashierError
 from tables import held, presence, protocol, services
 from tables.broadcast import LOBBY_GROUP, table_group
 from tables.models import Table
 from tables.selectors import chat_recent, table_list_open
-from tables.state import for_viewer, table_snapshot
+from tables.state import for_viewer, table_snapshot_now
 
 DB_THREADS = int(os.environ.get("ROOM_DB_THREADS", "4"))
 
@@ -110,20 +110,6 @@ class LobbyConsumer(RoomConsumer):
         pass  # the lobby only listens
 
 
-def _fresh_snapshot(table_id: int) -> dict | None:
-    with transaction.atomic():
-        table = Table.objects.filter(pk=table_id).first()
-        if table is None:
-            return None
-        hand = services.hand_running(table=table)
-        state = services.hand_engine(hand=hand, table=table) if hand is not None else None
-        snapshot = table_snapshot(table=table, hand=hand, state=state)
-        if state is not None:
-            services.hand_engine_keep(hand.id, state)
-        snapshot["seq"] = table.seq
-        return snapshot
-
-
 def language_of(scope: dict) -> str:
     """The player's language for messages on this connection: the site's language cookie (what the
     language menu sets), else the browser's Accept-Language, else the default."""
@@ -185,7 +171,7 @@ class TableConsumer(RoomConsumer):
     # --- outgoing ----------------------------------------------------------------------------------
 
     async def send_fresh_state(self) -> None:
-        snapshot = await db_call(_fresh_snapshot)(self.table_id)
+        snapshot = await db_call(table_snapshot_now)(table_id=self.table_id)
         if snapshot is not None:
             await self.send_state(snapshot)
 
@@ -253,8 +239,6 @@ class TableConsumer(RoomConsumer):
         except services.TableError as refused:
             await self.send_error(refused.code, refused.message)
         except Exception as refused:  # noqa: BLE001 - a domain error of the cashier, say; never a crash
-            from cashier.errors import CashierError
-
             if isinstance(refused, CashierError):
                 await self.send_error(getattr(refused, "code", "cashier"), str(refused))
             else:

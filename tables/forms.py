@@ -19,10 +19,11 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from cashier.forms import MoneyField
+from cashier.models import SeatSession
 from tables.engine.cards import FULL_DECK
 from tables.engine.config import ConfigError, HandConfig, PostKind
 from tables.models import RakeCap, RakeSchedule, Seat, Table
-from tables.selectors import table_faults, table_people_seated
+from tables.selectors import rake_schedule_for, table_faults, table_people_seated
 
 LIVE_FIXED_FIELDS = (
     "seats",
@@ -51,8 +52,6 @@ def names_listed(names: list[str]) -> str:
 def table_engine_refusal(*, table: Table) -> str | None:
     """Why the engine would refuse to deal a hand with `table`'s settings (None: it would deal): a heads-up
     hand at the maximum buy-in, configured as the deal configures it."""
-    from tables.services import rake_schedule_for
-
     stack = max(table.max_buy_in or 0, table.big_blind or 0, 1)
     fixed = table.structure == "fl"
     try:
@@ -165,8 +164,6 @@ class TableAdminForm(forms.ModelForm):
     def _repair_check(self, table: Table, data: dict) -> None:
         """A table an older edit broke is being repaired while players sit: it must seat them all, in the
         currency their chips are in."""
-        from cashier.models import SeatSession
-
         highest = max(
             Seat.objects.filter(table=table, user__isnull=False).values_list("number", flat=True), default=0
         )
@@ -200,8 +197,6 @@ def schedule_in_use_refusal(*, schedule: RakeSchedule) -> str | None:
     """Why `schedule`'s rule and caps cannot change now: tables that use it have players (their rows are
     locked until the caller's transaction ends). None when nobody sits at such a table, or when the schedule
     as stored cannot work out a rake anyway (a repair)."""
-    from cashier.models import SeatSession
-
     stored = RakeSchedule.objects.get(pk=schedule.pk)
     try:
         stored.full_clean(validate_unique=False, validate_constraints=False)

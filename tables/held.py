@@ -1,4 +1,5 @@
-"""What this process holds of a table whose hand is running, between two actions at it.
+"""What this process holds of a table whose hand is running, between two actions at it: the engine's state of
+each hand it last worked on (`hand_engine`, `hand_engine_keep`) and a view of each table (`take`, `keep`).
 
 A `TableView` is the table, its running hand, its seats (with their users) and their stacks between hands as
 they were when the table's `seq` was `seq`. Every change to a table's hand, seats or stacks is published, and
@@ -13,7 +14,38 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from tables.engine.config import HandConfig
+from tables.engine.hand import Hand as EngineHand
+from tables.engine.hand import replay
 from tables.models import Hand, Seat, Table
+from tables.selectors import rake_schedule_for
+
+# --- the engine's state of a hand ----------------------------------------------------------------------------
+
+_cache: dict[int, tuple[int, EngineHand]] = {}
+_CACHE_LIMIT = 400  # hands; an engine state is a large object graph that the garbage collector scans
+
+
+def hand_engine(*, hand: Hand, table: Table) -> EngineHand:
+    """The engine's state of a stored hand, now the caller's: taken out of this process's cache when the
+    cached state is at the same action number, else rebuilt from the log (the log is the truth; the cache
+    only saves replays). Taken out, so no other thread reads it while the caller changes it; the caller puts
+    it back with `hand_engine_keep` when done, once what it shows is the stored hand."""
+    cached = _cache.pop(hand.id, None)
+    if cached is not None and cached[0] == len(hand.actions):
+        return cached[1]
+    config = HandConfig.from_dict(hand.config, rake=rake_schedule_for(table=table))
+    return replay(config=config, actions=hand.actions)
+
+
+def hand_engine_keep(hand_id: int, state: EngineHand) -> None:
+    _cache.pop(hand_id, None)
+    while len(_cache) >= _CACHE_LIMIT:  # the least recently kept go first (a dict keeps insertion order)
+        _cache.pop(next(iter(_cache)), None)
+    _cache[hand_id] = (state.action_no, state)
+
+
+# --- the table's view ------------------------------------------------------------------------------------------
 
 LIMIT = 5000  # tables; a process holding more starts again (a view is only a saving)
 

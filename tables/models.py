@@ -4,12 +4,7 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-EUR_SESSION_CAP = 100_000  # cents: SPEC 1.2, the EUR 1,000 cap per table session
-
-
-class Currency(models.TextChoices):
-    PLAY = "play", _("Play chips")
-    EUR = "eur", _("Euro")
+from cashier.models import EUR_SESSION_CAP, Currency  # the cashier's; the table code may name them from here
 
 
 class Game(models.TextChoices):

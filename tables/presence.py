@@ -13,7 +13,7 @@ import logging
 
 import redis
 
-from tables import broadcast, services
+from tables import clock, services
 
 log = logging.getLogger(__name__)
 
@@ -31,7 +31,7 @@ def connection_opened(*, table_id: int, user, channel: str) -> None:
     for the members under that same lock before it marks the seat: whichever comes first, a player who is
     connected is never left marked."""
     try:
-        client = broadcast.redis_client()
+        client = clock.redis_client()
         pipe = client.pipeline()
         pipe.sadd(_key(table_id, user.id), channel)
         pipe.expire(_key(table_id, user.id), KEY_TTL_SECONDS)
@@ -46,7 +46,7 @@ def connection_closed(*, table_id: int, user, channel: str) -> bool:
     marked disconnected. Returns whether that was their last connection."""
     key = _key(table_id, user.id)
     try:
-        client = broadcast.redis_client()
+        client = clock.redis_client()
         pipe = client.pipeline()
         pipe.srem(key, channel)
         pipe.scard(key)
@@ -59,7 +59,7 @@ def connection_closed(*, table_id: int, user, channel: str) -> bool:
 
     def still_gone() -> bool:
         try:
-            return not broadcast.redis_client().scard(key)
+            return not clock.redis_client().scard(key)
         except redis.RedisError:
             return True
 

@@ -1,11 +1,18 @@
-"""Read-only queries about tables, for the lobby page, the API and the lobby's live updates."""
+"""Read-only queries about tables: the lobby page, the API and the lobby's live updates, and what the table's
+services read (the running hand, seats, stacks, the rake schedule in the engine's form)."""
 
 from datetime import timedelta
 
+from django.core.exceptions import ValidationError
 from django.db.models import Avg, Count, Q, Sum
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
-from tables.models import Hand, Seat, Table
+from cashier.models import SeatSession
+from tables.engine.rake import RakeCap as EngineRakeCap
+from tables.engine.rake import RakeRule
+from tables.engine.rake import RakeSchedule as EngineRakeSchedule
+from tables.models import Hand, RakeSchedule, Seat, Table
 
 STATS_WINDOW = timedelta(hours=1)
 
@@ -112,15 +119,11 @@ def table_bomb_pot_json(*, table: Table) -> dict | None:
 
 def table_seats(*, table: Table) -> list:
     """The table's seats in order, with their users (no join to the table)."""
-    from tables.models import Seat
-
     return list(Seat.objects.filter(table=table).select_related("user").order_by("number"))
 
 
 def seat_stacks(*, table: Table) -> dict[int, int]:
     """Seat number -> chips in the seat's ledger account (the stack between hands)."""
-    from cashier.models import SeatSession
-
     rows = SeatSession.objects.filter(table=table, closed_at__isnull=True).values_list("seat_number", "account__balance")
     return dict(rows)
 
@@ -128,8 +131,6 @@ def seat_stacks(*, table: Table) -> dict[int, int]:
 def seat_sessions_and_stacks(*, table: Table) -> tuple[dict[int, int], dict[int, int]]:
     """Seat number -> the open seat session's id (the key of a hand's settlement), and seat number -> its
     chips (as `seat_stacks`), in one read."""
-    from cashier.models import SeatSession
-
     sessions, stacks = {}, {}
     rows = SeatSession.objects.filter(table=table, closed_at__isnull=True).values_list("seat_number", "id",
                                                                                         "account__balance")
@@ -140,8 +141,6 @@ def seat_sessions_and_stacks(*, table: Table) -> tuple[dict[int, int], dict[int,
 
 def table_people_seated(*, table: Table) -> list[str]:
     """The names of everyone who has a seat or chips at `table` now (a seat row or an open seat session)."""
-    from cashier.models import SeatSession
-
     names = set(Seat.objects.filter(table=table, user__isnull=False).values_list("user__username", flat=True))
     names |= set(
         SeatSession.objects.filter(table=table, closed_at__isnull=True).values_list("user__username", flat=True)
@@ -152,11 +151,6 @@ def table_people_seated(*, table: Table) -> list[str]:
 def table_faults(*, table: Table) -> list[str]:
     """Why `table`, as stored, cannot deal or pay its players out: what an edit made before the admin checked
     it could leave behind. [] for a sound table."""
-    from django.core.exceptions import ValidationError
-    from django.utils.translation import gettext as _
-
-    from cashier.models import SeatSession
-
     faults = []
     beyond = Seat.objects.filter(table=table, user__isnull=False, number__gt=table.seats).order_by("number")
     if beyond.exists():
@@ -172,3 +166,42 @@ def table_faults(*, table: Table) -> list[str]:
             faults.append(_("The table's rake schedule cannot work out a rake."))
     return faults
 
+
+
+def hand_running(*, table: Table) -> Hand | None:
+    """The table's running hand, or None (at most one: a unique partial index)."""
+    found = list(Hand.objects.filter(table=table, status=Hand.Status.RUNNING).order_by()[:1])
+    return found[0] if found else None
+
+
+def rake_schedule_for(*, table: Table) -> EngineRakeSchedule | None:
+    """The engine's form of the table's rake schedule (staff edit it as data in the admin)."""
+    schedule: RakeSchedule | None = table.rake_schedule
+    if schedule is None:
+        return None
+    rows = list(schedule.caps.all())
+    player_steps = sorted({row.players_min for row in rows})
+    caps = []
+    for row in rows:
+        higher_players = [p for p in player_steps if p > row.players_min]
+        higher_blinds = sorted(
+            r.big_blind_min for r in rows if r.players_min == row.players_min and r.big_blind_min > row.big_blind_min
+        )
+        caps.append(
+            EngineRakeCap(
+                min_players=row.players_min,
+                max_players=higher_players[0] - 1 if higher_players else None,
+                min_big_blind=row.big_blind_min,
+                max_big_blind=higher_blinds[0] if higher_blinds else None,
+                cap=row.cap,
+            )
+        )
+    if schedule.method == RakeSchedule.Method.PER_UNIT:
+        return EngineRakeSchedule(
+            rule=RakeRule.PER_UNIT, chip=table.chip, per_unit_amount=schedule.unit, per_unit_rake=table.chip,
+            caps=tuple(caps), no_flop_no_drop=schedule.no_flop_no_drop,
+        )
+    return EngineRakeSchedule(
+        rule=RakeRule.PER_MILLE, chip=table.chip, per_mille=schedule.per_mille, caps=tuple(caps),
+        no_flop_no_drop=schedule.no_flop_no_drop,
+    )

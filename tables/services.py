@@ -2,33 +2,45 @@
 
 Each public service runs in one short transaction that first locks the table row (`select_for_update`),
 so the actions of one table are applied one at a time whichever daphne process or Celery worker received
-them, then loads the hand from its log, asks the engine, stores the result, and leaves the broadcasts and
-the next timer to `transaction.on_commit`: a rolled-back change never reaches a client or a timer.
+them, then loads the hand from its log, asks the engine, stores the result, and hands what must follow (its
+messages, the lobby's mark, the next deal or bot move) to `tables.effects`, which carries it out after commit:
+a rolled-back change never reaches a client or a timer. An action in the middle of a hand usually takes the
+one-statement path instead (`table_act`, `_act_on_view`; docs/architecture.md).
 
 Seat numbers: the database, the protocol and the page count seats from 1; the engine counts from 0.
 """
 
 from __future__ import annotations
 
+import json
 import logging
 from datetime import timedelta
 
-from django.db import transaction
+from django.db import connection, transaction
+from django.db.models import Count, Exists, OuterRef, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from tables import broadcast, clock, held
+from cashier import selectors as cashier_selectors
+from cashier import services as cashier
+from cashier.templatetags.money import format_amount
+from tables import effects, held
+from tables.bots import BOTS_PER_TABLE, bot_choose, bot_users, bots_top_up
 from tables.engine import fairness
 from tables.engine.config import HandConfig, PostKind
-from tables.engine.hand import Action, IllegalAction, replay, start_hand
+from tables.engine.hand import Action, IllegalAction, start_hand
 from tables.engine.hand import Hand as EngineHand
 from tables.engine.positions import MissedBlinds, NotEnoughPlayers, Positions, SeatState, plan_hand
-from tables.engine.rake import RakeCap as EngineRakeCap
-from tables.engine.rake import RakeRule
-from tables.engine.rake import RakeSchedule as EngineRakeSchedule
 from tables.hand_names import shown_hand_names
-from tables.models import ChatLine, ChatMute, Hand, RakeSchedule, Seat, Table
-from tables.selectors import seat_sessions_and_stacks, seat_stacks, table_seats
+from tables.held import hand_engine, hand_engine_keep
+from tables.models import ChatLine, ChatMute, Hand, Seat, Table
+from tables.selectors import (
+    hand_running,
+    rake_schedule_for,
+    seat_sessions_and_stacks,
+    seat_stacks,
+    table_seats,
+)
 from tables.state import table_snapshot
 
 log = logging.getLogger(__name__)
@@ -47,67 +59,6 @@ class TableError(Exception):
         self.message = message
 
 
-# --- configuration -------------------------------------------------------------------------------
-
-
-def rake_schedule_for(*, table: Table) -> EngineRakeSchedule | None:
-    """The engine's form of the table's rake schedule (staff edit it as data in the admin)."""
-    schedule: RakeSchedule | None = table.rake_schedule
-    if schedule is None:
-        return None
-    rows = list(schedule.caps.all())
-    player_steps = sorted({row.players_min for row in rows})
-    caps = []
-    for row in rows:
-        higher_players = [p for p in player_steps if p > row.players_min]
-        higher_blinds = sorted(
-            r.big_blind_min for r in rows if r.players_min == row.players_min and r.big_blind_min > row.big_blind_min
-        )
-        caps.append(
-            EngineRakeCap(
-                min_players=row.players_min,
-                max_players=higher_players[0] - 1 if higher_players else None,
-                min_big_blind=row.big_blind_min,
-                max_big_blind=higher_blinds[0] if higher_blinds else None,
-                cap=row.cap,
-            )
-        )
-    if schedule.method == RakeSchedule.Method.PER_UNIT:
-        return EngineRakeSchedule(
-            rule=RakeRule.PER_UNIT, chip=table.chip, per_unit_amount=schedule.unit, per_unit_rake=table.chip,
-            caps=tuple(caps), no_flop_no_drop=schedule.no_flop_no_drop,
-        )
-    return EngineRakeSchedule(
-        rule=RakeRule.PER_MILLE, chip=table.chip, per_mille=schedule.per_mille, caps=tuple(caps),
-        no_flop_no_drop=schedule.no_flop_no_drop,
-    )
-
-
-# --- loading a hand ------------------------------------------------------------------------------
-
-_cache: dict[int, tuple[int, EngineHand]] = {}
-_CACHE_LIMIT = 400  # hands; an engine state is a large object graph that the garbage collector scans
-
-
-def hand_engine(*, hand: Hand, table: Table) -> EngineHand:
-    """The engine's state of a stored hand, now the caller's: taken out of this process's cache when the
-    cached state is at the same action number, else rebuilt from the log (the log is the truth; the cache
-    only saves replays). Taken out, so no other thread reads it while the caller changes it; the caller puts
-    it back with `hand_engine_keep` when done, once what it shows is the stored hand."""
-    cached = _cache.pop(hand.id, None)
-    if cached is not None and cached[0] == len(hand.actions):
-        return cached[1]
-    config = HandConfig.from_dict(hand.config, rake=rake_schedule_for(table=table))
-    return replay(config=config, actions=hand.actions)
-
-
-def hand_engine_keep(hand_id: int, state: EngineHand) -> None:
-    _cache.pop(hand_id, None)
-    while len(_cache) >= _CACHE_LIMIT:  # the least recently kept go first (a dict keeps insertion order)
-        _cache.pop(next(iter(_cache)), None)
-    _cache[hand_id] = (state.action_no, state)
-
-
 _remember = hand_engine_keep  # the name inside this module
 
 
@@ -122,11 +73,6 @@ def table_lock(*, table_id: int, with_rake_schedule: bool = False) -> Table:
         raise TableError("no_table", _("This table does not exist.")) from None
 
 
-def hand_running(*, table: Table) -> Hand | None:
-    found = list(Hand.objects.filter(table=table, status=Hand.Status.RUNNING).order_by()[:1])  # at most one
-    return found[0] if found else None
-
-
 # --- seats ---------------------------------------------------------------------------------------
 
 
@@ -136,8 +82,6 @@ def _seat_of(*, table: Table, user) -> Seat | None:
 
 def seat_take(*, table_id: int, user, seat_number: int | None, buy_in: int, post: str) -> Seat:
     """Sit `user` down and buy in from the wallet. Caller holds nothing; this locks the table."""
-    from cashier import services as cashier
-
     with transaction.atomic():
         table = table_lock(table_id=table_id)
         if not table.is_open:
@@ -188,9 +132,7 @@ def seat_leave(*, table_id: int, user) -> None:
 
 
 def _seat_release(*, table: Table, seat: Seat) -> None:
-    from cashier import services as cashier
-
-    cashier.seat_cash_out(user=seat.user, table=table, hand_in_progress=False)
+    cashier.seat_cash_out(user=seat.user, table=table)
     _seat_empty(seat)
 
 
@@ -265,8 +207,6 @@ def seat_options(
 
 
 def seat_top_up(*, table_id: int, user, amount: int) -> None:
-    from cashier import services as cashier
-
     with transaction.atomic():
         table = table_lock(table_id=table_id)
         seats, seat = _seats_with(table=table, user=user)
@@ -274,7 +214,7 @@ def seat_top_up(*, table_id: int, user, amount: int) -> None:
         in_hand = hand is not None and str(seat.number - 1) in hand.players
         if in_hand:
             raise TableError("hand_in_progress", _("Top up between hands, once this hand is over."))
-        cashier.seat_top_up(user=user, table=table, amount=amount, hand_in_progress=False)
+        cashier.seat_top_up(user=user, table=table, amount=amount)
         _after_seat_change(table=table, event="seat", data={"seat": seat.number, "top_up": amount}, lobby=False,
                            seats=seats)
 
@@ -287,7 +227,7 @@ def table_chat(*, table_id: int, user, text: str) -> ChatLine:
         if ChatMute.objects.filter(user=user).exists():
             raise TableError("muted", _("Staff have muted you in the chat: your messages are not sent."))
         line = ChatLine.objects.create(table=table, user=user, name=user.username, text=text)
-        broadcast.table_send_event_on_commit(table_id=table.id, event="chat", data=chat_line_json(line))
+        effects.event(table_id=table.id, event="chat", data=chat_line_json(line))
         return line
 
 
@@ -344,11 +284,11 @@ def _after_seat_change(
 ) -> None:
     """Publish a change of the seats. `table` was read under its lock in this transaction unless `locked` is
     False; `seats` and `stacks`, when given, are current (read in this transaction, after the change)."""
-    broadcast.table_publish_on_commit(table_id=table.id, events=[{"event": event, **data}],
-                                      table=table if locked else None, seats=seats, stacks=stacks)
+    effects.publish(table_id=table.id, events=[{"event": event, **data}], table=table if locked else None,
+                    seats=seats, stacks=stacks)
     if lobby:
-        broadcast.lobby_send_on_commit()
-    transaction.on_commit(lambda: _schedule_deal(table.id, countdown=0.5))
+        effects.lobby_changed()
+    effects.deal_later(table.id, delay=0.5)
 
 
 # --- dealing -------------------------------------------------------------------------------------
@@ -395,7 +335,7 @@ def hand_deal(*, table_id: int) -> Hand | None:
             plan = plan_hand(seat_count=table.seats, previous=previous, seats=states, first_button=first_button)
         except NotEnoughPlayers:
             return None
-        posts = [(post.seat, PostKind(post.kind.value)) for post in plan.posts]
+        posts = [(post.seat, post.kind) for post in plan.posts]
         # A bomb pot (a table option) replaces the blinds: every player dealt in posts the ante, and the button
         # and the blinds' positions move on as if the blinds had been posted.
         bomb_pot = table.bomb_pot_ante(hand_number=table.hands_dealt + 1)
@@ -568,10 +508,6 @@ def _act_on_view(*, table_id: int, user, hand_id: int, action_no: int, action: s
     """table_act against the view this process holds of the table, in one statement. False when it cannot
     be done that way (no view, a refusal to explain, the hand ends, the clock's bookkeeping, an old view):
     nothing is written then and the caller takes the locked path."""
-    import json
-
-    from django.db import connection
-
     view = held.take(table_id) or _view_load(table_id=table_id)
     if view is None:
         return False
@@ -609,16 +545,13 @@ def _act_on_view(*, table_id: int, user, hand_id: int, action_no: int, action: s
         written = cursor.fetchone()
     if written is None:
         return False  # the view was old: another process changed the table; the locked path reads it again
-    first = written[0] - count + 1
-    messages = [{"type": "event", "seq": first + i, **event} for i, event in enumerate(public)]
-    snapshot["seq"] = written[0]
-    messages.append(snapshot)
     view.seq = written[0]
     _remember(hand.id, state)
     held.keep(view)
-    broadcast.group_send_batch(broadcast.table_group(table_id), messages)
+    # In autocommit: the statement has committed, and these are carried out at once.
+    effects.publish_numbered(table_id=table_id, first_seq=written[0] - count + 1, events=public, snapshot=snapshot)
     if _bot_to_act(hand=hand, state=state):
-        _schedule_bot(hand.id, hand.action_no)
+        effects.bot_later(hand.id, hand.action_no, delay=BOT_THINK_SECONDS)
     return True
 
 
@@ -692,7 +625,7 @@ def _winner_choice(*, table: Table, user, hand_id: int, action_no: int, action: 
     }
     hand.save(update_fields=["actions", "result"])
     public = [event_for_clients(event.as_dict()) for event in events if event.to is None]
-    broadcast.table_publish_on_commit(table_id=table.id, events=public, table=table, hand=None, state=None)
+    effects.publish(table_id=table.id, events=public, table=table, hand=None, state=None)
 
 
 def hand_apply(
@@ -716,8 +649,6 @@ def hand_apply(
 def _refusal_text(refused: IllegalAction, *, state: EngineHand, table: Table) -> str:
     """The engine's refusal in the player's language, with amounts as money (the engine's own reason, in
     English with raw chip counts, is the fallback for the rare codes not listed here)."""
-    from cashier.templatetags.money import format_amount
-
     limits = state.limits()
 
     def money(amount: int) -> str:
@@ -768,21 +699,20 @@ def _after_hand_change(
         else:  # the configuration, the deck and the cards never change after the deal: don't rewrite them
             hand.save(update_fields=["actions", "to_act", "deadline", "time_bank_used", "players_saw_flop"])
         if _bot_to_act(hand=hand, state=state):
-            decision = (hand.id, hand.action_no)
-            transaction.on_commit(lambda: _schedule_bot(*decision))
+            effects.bot_later(hand.id, hand.action_no, delay=BOT_THINK_SECONDS)
     for event in public:
         if event["event"] == "hand_ended":
             event.update(hand_summary(hand=hand))
     # A hand is shown while it runs, and after it while its uncontested winner may still choose to show.
     shown = not state.is_over or state.winner_may_show is not None
-    held = {} if seats is None else {"seats": seats, "stacks": stacks}
-    seq = broadcast.table_publish_on_commit(
+    current = {} if seats is None else {"seats": seats, "stacks": stacks}
+    seq = effects.publish(
         table_id=table.id, events=public, table=table, hand=hand if shown else None, state=state if shown else None,
-        **held,
+        **current,
     )
     if state.is_over:  # after the players' broadcast: the lobby and the next deal can wait a moment
-        broadcast.lobby_send_on_commit()
-        transaction.on_commit(lambda: _schedule_deal(table.id, countdown=DEAL_PAUSE_SECONDS))
+        effects.lobby_changed()
+        effects.deal_later(table.id, delay=DEAL_PAUSE_SECONDS)
     return seq
 
 
@@ -868,8 +798,6 @@ def hand_openings_for(*, hand: Hand, user) -> list[dict]:
 def _hand_finish(*, table: Table, hand: Hand, state: EngineHand) -> tuple[list[Seat], dict[int, int]]:
     """Settle the finished hand, store its result and carry out what players asked for during it; returns the
     table's seats (with their users) and stacks as they are now."""
-    from cashier import services as cashier
-
     settlement = state.settlement
     start = {int(k): v for k, v in hand.config["stacks"].items()}
     final = dict(settlement.finishing_stacks)
@@ -899,9 +827,6 @@ def _hand_finish(*, table: Table, hand: Hand, state: EngineHand) -> tuple[list[S
 def _seats_after_hand(*, table: Table) -> tuple[list[Seat], dict[int, int]]:
     """Carry out what players asked for during the hand: leave, sit out; cash out the self-excluded; bots buy
     back. Returns the table's seats and stacks as they are after it (three reads, whatever happens)."""
-    from cashier import selectors as cashier_selectors
-    from tables.bots import bots_top_up
-
     seats = table_seats(table=table)
     stacks = seat_stacks(table=table)
     bots_top_up(table=table, seats=seats, stacks=stacks)
@@ -943,7 +868,7 @@ def hand_timeout(*, hand_id: int, action_no: int) -> bool:
             hand.save(update_fields=["deadline", "time_bank_used"])
             seat.time_bank_ms = 0
             seat.save(update_fields=["time_bank_ms"])
-            broadcast.table_send_state_on_commit(table_id=table.id)
+            effects.publish(table_id=table.id, events=[])
             return True
         legal = {item["action"] for item in state.legal_actions()}
         kind = "check" if "check" in legal else ("muck" if "muck" in legal else "fold")
@@ -965,8 +890,6 @@ def hands_overdue(*, grace_seconds: float = 2.0) -> list[tuple[int, int]]:
 
 def tables_idle() -> list[int]:
     """Open tables with no hand in play and at least two seated players: the sweep offers them a deal."""
-    from django.db.models import Count, Exists, OuterRef, Q
-
     running = Hand.objects.filter(table=OuterRef("pk"), status=Hand.Status.RUNNING)
     return list(
         Table.objects.filter(is_open=True)
@@ -982,29 +905,71 @@ def tables_idle() -> list[int]:
     )
 
 
-# --- scheduling (after commit only) --------------------------------------------------------------
+# --- house bots (their play: tables.bots) --------------------------------------------------------
 
 
-def _schedule_deal(table_id: int, *, countdown: float) -> None:
-    clock.later("deal", (table_id,), delay=countdown)
+def bot_act(*, hand_id: int, action_no: int) -> bool:
+    """The bot whose turn it is acts, if the hand still waits for that decision. Locks the table."""
+    with transaction.atomic():
+        hand = Hand.objects.filter(pk=hand_id).only("table_id").first()
+        if hand is None:
+            return False
+        table = table_lock(table_id=hand.table_id)
+        hand = Hand.objects.get(pk=hand_id)
+        if hand.status != Hand.Status.RUNNING or hand.action_no != action_no:
+            return False
+        state = hand_engine(hand=hand, table=table)
+        seat = state.to_act
+        if seat is None or not hand.players.get(str(seat), {}).get("bot"):
+            hand_engine_keep(hand.id, state)
+            return False
+        pot = sum(p.amount for p in state.pots()) + sum(state.bets.values())
+        kind, amount = bot_choose(
+            legal=state.legal_actions(), pot=pot, stack=state.stacks.get(seat, 0), chip=table.chip
+        )
+        hand_apply(table=table, hand=hand, state=state, action=Action(seat=seat, kind=kind, amount=amount))
+        return True
 
 
-def _schedule_bot(hand_id: int, action_no: int) -> None:
-    clock.later("bot", (hand_id, action_no), delay=BOT_THINK_SECONDS)
+def bots_seat(*, table_id: int, count: int = BOTS_PER_TABLE) -> int:
+    """Seat house bots at a practice table that allows them, up to `count`, each buying in for the table's
+    maximum from its own play wallet (funded from the issuer when short). Returns how many sat down."""
+    table = Table.objects.get(pk=table_id)
+    if not table.bots_allowed or table.currency != "play":
+        return 0
+    seated = Seat.objects.filter(table=table, user__is_bot=True).count()
+    free = Seat.objects.filter(table=table, user__isnull=True).count()
+    want = min(count - seated, free - 1)  # always leave room for a person
+    busy = set(Seat.objects.filter(user__is_bot=True).values_list("user_id", flat=True))
+    added = 0
+    for bot in bot_users():
+        if added >= want:
+            break
+        if bot.id in busy:
+            continue
+        if cashier_selectors.wallet_balances(user=bot).get("play", 0) < table.max_buy_in:
+            cashier.bot_wallet_fund(bot=bot, amount=10 * table.max_buy_in)
+        seat_take(table_id=table.id, user=bot, seat_number=None, buy_in=table.max_buy_in, post="wait_bb")
+        added += 1
+    return added
 
 
 # --- hooks the cashier calls (registered in TablesConfig.ready) ----------------------------------
 
 
-def hook_hand_in_progress(table: Table) -> bool:
-    """For the cashier: a hand is being played at `table` (its seats' money may not move now)."""
-    return Hand.objects.filter(table=table, status=Hand.Status.RUNNING).exists()
-
-
-def hook_seat_released(session) -> None:
-    """For the cashier: it closed a seat session itself (a self-excluded player cashed out between hands)."""
-    seat = Seat.objects.filter(table_id=session.table_id, number=session.seat_number, user_id=session.user_id).first()
-    if seat is None:
-        return
-    _seat_empty(seat)
-    _after_seat_change(table=seat.table, event="seat", data={"seat": seat.number, "player": None}, locked=False)
+def hook_seat_release(session):
+    """For the cashier: take the player of the open seat session `session` off its table (self-excluded, or
+    the account closed). Cashed out and the seat freed now if no hand is being played at the table, else
+    flagged and cashed out when the hand ends (`_seats_after_hand`). Returns the closed session or None.
+    Locks the table, then the ledger; the caller holds no lock."""
+    with transaction.atomic():
+        table = table_lock(table_id=session.table_id)
+        if hand_running(table=table) is not None:
+            cashier.seat_cash_out_after_hand(session=session)
+            return None
+        closed = cashier.seat_cash_out(user=session.user, table=table)
+        seat = Seat.objects.filter(table=table, number=session.seat_number, user_id=session.user_id).first()
+        if seat is not None:
+            _seat_empty(seat)
+            _after_seat_change(table=table, event="seat", data={"seat": seat.number, "player": None})
+        return closed

@@ -6,11 +6,13 @@ two private parts each consumer adds for its own player: their hole cards and, o
 
 from __future__ import annotations
 
+from django.db import transaction
 from django.utils import timezone
 
+from tables import held
 from tables.engine.hand import Hand as EngineHand
 from tables.models import Hand, Seat, Table
-from tables.selectors import seat_stacks, table_as_json, table_seats
+from tables.selectors import hand_running, seat_stacks, table_as_json, table_seats
 
 
 def _seat_status(seat: Seat, state: EngineHand | None, in_hand: bool) -> str:
@@ -111,6 +113,22 @@ def table_snapshot(
             snapshot["to_act"] = state.winner_may_show + 1
             snapshot["_legal"] = [{"action": "show", "min": 0, "max": 0}, {"action": "muck", "min": 0, "max": 0}]
     return snapshot
+
+
+def table_snapshot_now(*, table_id: int) -> dict | None:
+    """The table's public snapshot as committed now, with the seq it is at (what a client that joins or asks
+    for `sync` gets); None if there is no such table. Read in one transaction, so it is one moment's."""
+    with transaction.atomic():
+        table = Table.objects.filter(pk=table_id).first()
+        if table is None:
+            return None
+        hand = hand_running(table=table)
+        state = held.hand_engine(hand=hand, table=table) if hand is not None else None
+        snapshot = table_snapshot(table=table, hand=hand, state=state)
+        if state is not None:
+            held.hand_engine_keep(hand.id, state)
+        snapshot["seq"] = table.seq
+        return snapshot
 
 
 def for_viewer(snapshot: dict, *, seat_number: int | None, hole_cards: list[str] | None) -> dict:

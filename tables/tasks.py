@@ -1,13 +1,15 @@
 """Celery tasks: thin wrappers that call one service. Each carries what it guards, so a task that runs
-late or twice does nothing (a hand's decision is `(hand_id, action_no)`)."""
+late or twice does nothing (a hand's decision is `(hand_id, action_no)`). Also the worker's clock, wired here
+to the tasks it sends (`clock_run`)."""
 
 import logging
+import threading
 
 from celery import shared_task
 from django.db import transaction
 
-from tables import services
-from tables.broadcast import table_send_event_on_commit
+from tables import clock, services
+from tables.broadcast import lobby_publish_if_stale, table_send_event_on_commit
 from tables.payout.services import payout_days_refresh
 
 log = logging.getLogger(__name__)
@@ -33,9 +35,7 @@ def hand_timeout_task(hand_id: int, action_no: int) -> bool:
 
 @shared_task
 def bot_act_task(hand_id: int, action_no: int) -> bool:
-    from tables import bots
-
-    return bots.bot_act(hand_id=hand_id, action_no=action_no)
+    return services.bot_act(hand_id=hand_id, action_no=action_no)
 
 
 @shared_task
@@ -65,3 +65,22 @@ def payout_days_refresh_task(days_back: int = 0) -> int:
     """The payout statistics' daily rows of today and the `days_back` days before, recomputed from the ledger
     (beat: today every minute, yesterday too just after midnight). Idempotent."""
     return payout_days_refresh(days_back=days_back)
+
+
+_LATER_TASKS = {"deal": hand_deal_task, "bot": bot_act_task}
+
+
+def _later_send(kind: str, args: list) -> None:
+    task = _LATER_TASKS.get(kind)
+    if task is not None:
+        task.apply_async(tuple(args), expires=30)
+
+
+def clock_run(stop: threading.Event) -> None:
+    """The worker's clock (tables.clock), until `stop` is set: the tasks asked for later, the decisions whose
+    time ran out, the lobby's list."""
+    clock.clock_loop(
+        stop, send=_later_send, overdue=lambda: services.hands_overdue(grace_seconds=0),
+        timeout=lambda decision: hand_timeout_task.apply_async(decision, expires=clock.RESEND_SECONDS),
+        lobby=lobby_publish_if_stale,
+    )

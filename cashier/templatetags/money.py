@@ -1,23 +1,11 @@
-"""Amounts are integers of the smallest unit everywhere; only here do they become text, in the reader's locale."""
-
-from decimal import Decimal
+"""The templates' money filters. Amounts are integers of the smallest unit everywhere; they become text, in the
+reader's locale, only through `cashier.amounts.format_amount` (named here too, as the code has long imported it)."""
 
 from django import template
-from django.utils.formats import number_format
-from django.utils.translation import gettext as _
+
+from cashier.amounts import format_amount
 
 register = template.Library()
-
-
-def format_amount(amount: int, currency: str = "eur", *, signed: bool = False) -> str:
-    """ "€ 40.50" / "40.50 chips" in the reader's locale; a negative amount's sign comes first ("-€ 40.50"), and
-    `signed` marks a positive one too ("+€ 43.06"), as a statement does."""
-    amount = int(amount)
-    value = number_format(Decimal(abs(amount)) / 100, decimal_pos=2, use_l10n=True, force_grouping=True)
-    sign = "-" if amount < 0 else ("+" if signed and amount > 0 else "")
-    if currency == "eur":
-        return f"{sign}€\u00a0{value}"
-    return _("%(amount)s chips") % {"amount": f"{sign}{value}"}
 
 
 @register.filter(name="money")

@@ -3,6 +3,8 @@
 from django import template
 from django.utils.html import format_html, format_html_join
 
+from cashier.amounts import format_amount
+
 register = template.Library()
 
 SUITS = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}
@@ -34,8 +36,6 @@ def playing_cards(cards, size: str = "mini"):
 @register.simple_tag
 def signed_money(amount, currency):
     """+€ 1.20 / −€ 0.40: a player's result in a hand."""
-    from cashier.templatetags.money import format_amount
-
     if amount is None:
         return ""
     sign = "+" if amount > 0 else ("−" if amount < 0 else "")

@@ -9,12 +9,23 @@ from django.test import override_settings
 from django.utils import timezone
 
 from accounts.models import SelfExclusion
-from cashier import hooks, services
+from cashier import services
 from cashier.errors import DepositLimitExceeded, ExclusionLocked, SelfExcluded
 from cashier.models import Deposit, SeatSession
 from cashier.selectors import deposit_limits_for, ledger_check, self_exclusion_active, wallet_balances
+from tables import services as tables
 from tables.models import Seat
-from tests.cashier.conftest import CARD_OK, CARD_TIMEOUT, eur_fund, new_key, player_create, table_create
+from tests.factories import (
+    CARD_OK,
+    CARD_TIMEOUT,
+    eur_fund,
+    new_key,
+    passive,
+    play_out,
+    player_create,
+    sit_now,
+)
+from tests.factories import eur_table_create as table_create
 
 pytestmark = pytest.mark.django_db
 
@@ -175,38 +186,28 @@ def test_self_exclusion_cashes_out_every_idle_seat_at_once(player):
 
 
 def test_a_seat_in_a_hand_is_cashed_out_when_the_hand_ends(player):
-    busy, idle = table_create(), table_create()
+    busy, idle = table_create(currency="play"), table_create(currency="play")
     opponent = player_create()
-    eur_fund(player, 20_000)
-    eur_fund(opponent, 20_000)
-    mine = services.seat_buy_in(user=player, table=busy, seat_number=1, amount=5_000)
-    theirs = services.seat_buy_in(user=opponent, table=busy, seat_number=2, amount=5_000)
-    services.seat_buy_in(user=player, table=idle, seat_number=1, amount=5_000)
-    services.player_self_exclude(user=player, period="60d", hand_in_progress=lambda table: table.pk == busy.pk)
-    assert wallet_balances(user=player)["eur"] == 15_000  # the idle seat came back at once
-    assert SeatSession.objects.get(pk=mine.pk).closed_at is None  # still in the hand
+    sit_now(busy, player, 1, 5_000)
+    sit_now(busy, opponent, 2, 5_000)
+    sit_now(idle, player, 1, 5_000)
+    hand = tables.hand_deal(table_id=busy.id)
+    assert hand is not None
+    services.player_self_exclude(user=player, period="60d")
+    assert wallet_balances(user=player)["play"] == 995_000  # the idle seat came back at once
+    assert not Seat.objects.filter(table=idle, user=player).exists(), "and its chair is free"
+    mine = SeatSession.objects.get(table=busy, user=player)
+    assert mine.closed_at is None and mine.cash_out_after_hand, "still in the hand"
     with pytest.raises(SelfExcluded):
-        services.seat_top_up(user=player, table=busy, amount=1_000, hand_in_progress=False)
-    # the hand ends: player wins 1,000; the table code settles, then calls the hook
-    services.hand_settle(table=busy, hand_ref="last", deltas={mine.pk: 1_000, theirs.pk: -1_000},
-                          put_in={mine.pk: 1_000, theirs.pk: 1_000})
-    closed = services.excluded_seats_cash_out(table=busy)
-    assert [s.pk for s in closed] == [mine.pk]
-    assert closed[0].left_with == 6_000
-    assert wallet_balances(user=player)["eur"] == 21_000
-    assert services.excluded_seats_cash_out(table=busy) == []  # the opponent stays
-    assert SeatSession.objects.get(pk=theirs.pk).closed_at is None
-
-
-def test_the_table_apps_hook_decides_what_a_hand_in_progress_is(player, monkeypatch):
-    table = table_create()
-    eur_fund(player, 10_000)
-    services.seat_buy_in(user=player, table=table, seat_number=1, amount=5_000)
-    monkeypatch.setattr(hooks, "_hand_in_progress", lambda t: True)
-    services.player_self_exclude(user=player, period="30d")
-    assert wallet_balances(user=player)["eur"] == 5_000
-    assert [s.user_id for s in services.excluded_seats_cash_out(table=table)] == [player.pk]
-    assert wallet_balances(user=player)["eur"] == 10_000
+        sit_now(idle, player, 2, 5_000)
+    # the hand ends (the player folds): the seat is cashed out with what is left of its stack
+    play_out(busy, [player, opponent], hand, choose=lambda user, legal: "fold" if user == player else passive(legal))
+    mine.refresh_from_db()
+    assert mine.closed_at is not None
+    assert wallet_balances(user=player)["play"] == 995_000 + mine.left_with
+    assert not Seat.objects.filter(table=busy, user=player).exists()
+    assert SeatSession.objects.get(table=busy, user=opponent).closed_at is None, "the opponent stays"
+    assert ledger_check().ok
 
 
 def test_limits_and_exclusion_from_the_account_pages(client, player):

@@ -5,9 +5,9 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from cashier import services as cashier
-from tests.browser.conftest import needs_chromium
-from tests.conftest import ARTIFACTS
-from tests.staff.conftest import CARD_OK, hand_played, new_key, player_create, sit, table_create
+from tests.factories import CARD_OK, hand_played, new_key, player_create, table_create
+from tests.factories import sit_now as sit
+from tests.live import ARTIFACTS, needs_chromium
 
 pytestmark = [
     pytest.mark.live,

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from django.test import Client
 
-from tests.browser.conftest import needs_chromium
-from tests.tables.conftest import table_create
+from tests.factories import table_create
+from tests.live import needs_chromium
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db, needs_chromium]
 

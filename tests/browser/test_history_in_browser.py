@@ -8,9 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser.conftest import CHROMIUM  # the browser fixture comes with it (tests/browser/conftest.py)
-from tests.conftest import ARTIFACTS
-from tests.tables.conftest import table_create
+from tests.factories import table_create
+from tests.live import (
+    ARTIFACTS,
+    CHROMIUM,  # the browser fixture comes with it (tests/browser/conftest.py)
+)
 from tests.tables.history_helpers import person, play, seat_all, stack_next_deck
 
 pytestmark = [

@@ -5,9 +5,8 @@ import pytest
 
 from tables import services
 from tables.models import Currency, Structure
-from tests.browser.conftest import needs_chromium
-from tests.conftest import ARTIFACTS
-from tests.tables.conftest import player_create, table_create
+from tests.factories import player_create, table_create
+from tests.live import ARTIFACTS, needs_chromium
 
 pytestmark = [pytest.mark.live, pytest.mark.browser, pytest.mark.django_db(transaction=True), needs_chromium]
 

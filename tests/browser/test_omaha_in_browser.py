@@ -3,11 +3,10 @@ up, sits down at a practice table where two bots wait, sees four cards of their 
 
 import pytest
 
-from tables.bots import bots_seat
 from tables.models import Game, Hand, Structure
-from tests.browser.conftest import acting, needs_chromium, sign_up, sit_down, visible_actions
-from tests.conftest import ARTIFACTS
-from tests.tables.conftest import table_create
+from tables.services import bots_seat
+from tests.factories import table_create
+from tests.live import ARTIFACTS, acting, needs_chromium, sign_up, sit_down, visible_actions
 
 pytestmark = [pytest.mark.live, pytest.mark.browser, pytest.mark.django_db(transaction=True), needs_chromium]
 

@@ -7,11 +7,42 @@ import time
 import pytest
 
 from tables.models import Hand, Seat
-from tests.browser.conftest import needs_chromium, sit_down, visible_actions
-from tests.browser.test_table_as_players_see_it import DESKTOP, PHONE, player_page, shot, to_act, wait_until
-from tests.tables.conftest import table_create
+from tests.factories import table_create
+from tests.live import ARTIFACTS, needs_chromium, sign_up, sit_down, visible_actions
 
 pytestmark = [pytest.mark.live, pytest.mark.browser, pytest.mark.django_db(transaction=True), needs_chromium]
+
+DESKTOP = {"width": 1366, "height": 768}
+PHONE = {"width": 390, "height": 844}
+
+
+def player_page(browser, base: str, name: str, viewport: dict, errors: list):
+    page = browser.new_context(viewport=viewport).new_page()
+    page.on("pageerror", lambda error: errors.append(f"{name}: {error}"))
+    sign_up(page, base, name)
+    return page
+
+
+def shot(page, name: str) -> None:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    size = page.viewport_size
+    page.screenshot(path=str(ARTIFACTS / f"{name}-{size['width']}x{size['height']}.png"))
+
+
+def wait_until(condition, *, timeout: float = 20, what: str = "the condition") -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        time.sleep(0.1)
+
+
+def to_act(pages):
+    """The page whose player is to act and has not answered yet (its action bar is live), or None."""
+    return next(
+        (p for p in pages if p.locator('#action-bar:not(.is-pending) [data-action="fold"]').is_visible()),
+        None,
+    )
 
 
 def test_two_players_all_in_before_the_flop_see_the_board_run_twice(live_room, browser):

@@ -12,9 +12,8 @@ from cashier.models import SeatSession
 from cashier.selectors import wallet_balances
 from tables.models import Hand, Seat
 from tables.selectors import seat_stacks
-from tests.browser.conftest import needs_chromium, sign_up, sit_down, visible_actions
-from tests.conftest import ARTIFACTS
-from tests.tables.conftest import table_create
+from tests.factories import table_create
+from tests.live import ARTIFACTS, needs_chromium, sign_up, sit_down, visible_actions
 
 pytestmark = [pytest.mark.live, pytest.mark.browser, pytest.mark.django_db(transaction=True), needs_chromium]
 

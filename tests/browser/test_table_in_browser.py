@@ -6,9 +6,8 @@ import re
 import pytest
 
 from tables.models import Hand
-from tests.browser.conftest import acting, needs_chromium, sign_up, sit_down, visible_actions
-from tests.conftest import ARTIFACTS
-from tests.tables.conftest import table_create
+from tests.factories import table_create
+from tests.live import ARTIFACTS, acting, needs_chromium, sign_up, sit_down, visible_actions
 
 pytestmark = [pytest.mark.live, pytest.mark.browser, pytest.mark.django_db(transaction=True), needs_chromium]
 

@@ -1,51 +1,10 @@
 """Fixtures for the cashier's tests: players, tables, and money put into wallets the way players do it."""
 
-import itertools
-import uuid
-
 import pytest
 
-from cashier import services
-from cashier.providers import SandboxProvider
-from tables.models import Currency, Structure, Table
-
-CARD_OK = SandboxProvider.CARD_OK
-CARD_DECLINED = SandboxProvider.CARD_DECLINED
-CARD_TIMEOUT = SandboxProvider.CARD_TIMEOUT
-
-_names = itertools.count(1)
-
-
-def new_key() -> str:
-    return uuid.uuid4().hex
-
-
-def player_create(*, verified: bool = False, bot: bool = False, welcome: bool = True):
-    from django.contrib.auth import get_user_model
-    from django.utils import timezone
-
-    n = next(_names)
-    user = get_user_model().objects.create_user(
-        username=f"{'bot' if bot else 'player'}{n}-{uuid.uuid4().hex[:6]}", password=None, is_bot=bot,
-        identity_verified_at=timezone.now() if verified else None,
-    )
-    if welcome:
-        services.play_chips_welcome(user=user)
-    return user
-
-
-def eur_fund(user, amount: int):
-    """Deposit `amount` cents with the sandbox's good card, as the player would."""
-    deposit = services.deposit_create(user=user, amount=amount, card_number=CARD_OK, idempotency_key=new_key())
-    assert deposit.status == "succeeded", deposit.message
-    return deposit
-
-
-def table_create(*, currency=Currency.EUR, small_blind=50, big_blind=100, structure=Structure.NO_LIMIT, **extra):
-    return Table.objects.create(
-        name=f"T{next(_names)}-{uuid.uuid4().hex[:6]}", currency=currency, small_blind=small_blind,
-        big_blind=big_blind, structure=structure, **extra,
-    )
+from tables.models import Currency
+from tests.factories import eur_table_create as table_create
+from tests.factories import player_create
 
 
 @pytest.fixture

@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from accounts.models import SelfExclusion
 from cashier import services
-from tests.cashier.conftest import CARD_OK, eur_fund, new_key
+from tests.factories import CARD_OK, eur_fund, new_key
 
 pytestmark = pytest.mark.django_db
 

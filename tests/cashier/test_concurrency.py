@@ -16,7 +16,8 @@ from cashier import services
 from cashier.errors import CashierError
 from cashier.models import Account, AccountKind, SeatSession, Withdrawal
 from cashier.selectors import ledger_check, wallet_balances
-from tests.cashier.conftest import CARD_OK, new_key, player_create, table_create
+from tests.factories import CARD_OK, new_key, player_create
+from tests.factories import eur_table_create as table_create
 
 THREADS = 20
 OPERATIONS_PER_THREAD = 50  # 1,000 in all
@@ -62,10 +63,10 @@ def test_twenty_threads_of_mixed_operations_on_shared_wallets():
                         record(player, -amount, op)
                     elif op == "top_up":
                         amount = rng.randrange(1, 2_000)
-                        services.seat_top_up(user=player, table=table, amount=amount, hand_in_progress=False)
+                        services.seat_top_up(user=player, table=table, amount=amount)
                         record(player, -amount, op)
                     elif op == "cash_out":
-                        session = services.seat_cash_out(user=player, table=table, hand_in_progress=False)
+                        session = services.seat_cash_out(user=player, table=table)
                         record(player, session.left_with, op)
                     else:
                         amount = rng.randrange(100, 10_000)

@@ -8,7 +8,7 @@ from cashier import services
 from cashier.ledger import accounts_lock, transfer_post
 from cashier.models import Transfer, TransferKind
 from cashier.selectors import ledger_check
-from tests.cashier.conftest import player_create
+from tests.factories import player_create
 
 pytestmark = pytest.mark.django_db
 

@@ -14,7 +14,7 @@ from cashier.errors import LedgerUnbalanced
 from cashier.ledger import accounts_lock, system_account_get, transfer_post, wallet_get
 from cashier.models import Account, AccountKind, Entry, Transfer, TransferKind
 from cashier.selectors import ledger_check, wallet_balances
-from tests.cashier.conftest import player_create
+from tests.factories import player_create
 
 pytestmark = pytest.mark.django_db
 

@@ -9,7 +9,8 @@ from django.utils import timezone
 from cashier import services
 from cashier.models import Account, Deposit, Withdrawal
 from cashier.selectors import wallet_balances
-from tests.cashier.conftest import CARD_DECLINED, CARD_OK, eur_fund, new_key, player_create, table_create
+from tests.factories import CARD_DECLINED, CARD_OK, eur_fund, new_key, player_create
+from tests.factories import eur_table_create as table_create
 
 pytestmark = pytest.mark.django_db
 

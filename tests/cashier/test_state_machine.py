@@ -14,7 +14,8 @@ from cashier import services
 from cashier.errors import CashierError
 from cashier.models import Deposit, SeatSession, Withdrawal
 from cashier.selectors import ledger_check
-from tests.cashier.conftest import CARD_DECLINED, CARD_OK, CARD_TIMEOUT, new_key, player_create, table_create
+from tests.factories import CARD_DECLINED, CARD_OK, CARD_TIMEOUT, new_key, player_create
+from tests.factories import eur_table_create as table_create
 
 HANDS_SETTLED: list[int] = []  # rakes of the hands settled, over all examples: the machine did play hands
 CARDS = st.sampled_from([CARD_OK, CARD_OK, CARD_DECLINED, CARD_TIMEOUT])
@@ -93,14 +94,13 @@ class CashierMachine(RuleBasedStateMachine):
         if self.attempt(services.seat_buy_in, user=self.players[p], table=table, seat_number=seat, amount=amount):
             self.done["buy_in"] += 1
 
-    @rule(p=st.integers(0, 2), t=st.integers(0, 2), amount=AMOUNTS, in_hand=st.booleans())
-    def top_up(self, p, t, amount, in_hand):
-        self.attempt(services.seat_top_up, user=self.players[p], table=self.tables[t], amount=amount,
-                     hand_in_progress=in_hand)
+    @rule(p=st.integers(0, 2), t=st.integers(0, 2), amount=AMOUNTS)
+    def top_up(self, p, t, amount):
+        self.attempt(services.seat_top_up, user=self.players[p], table=self.tables[t], amount=amount)
 
     @rule(p=st.integers(0, 2), t=st.integers(0, 2))
     def cash_out(self, p, t):
-        self.attempt(services.seat_cash_out, user=self.players[p], table=self.tables[t], hand_in_progress=False)
+        self.attempt(services.seat_cash_out, user=self.players[p], table=self.tables[t])
 
     @rule(t=st.integers(0, 2), data=st.data())
     def hand(self, t, data):

@@ -9,7 +9,6 @@ from django.utils import timezone
 from cashier import services
 from cashier.errors import (
     BuyInOutOfBounds,
-    HandInProgress,
     IdempotencyConflict,
     InsufficientFunds,
     InvalidAmount,
@@ -21,7 +20,8 @@ from cashier.errors import (
 from cashier.models import Account, AccountKind, SeatSession, Transfer
 from cashier.selectors import ledger_check, seat_buy_in_bounds, wallet_balances
 from tables.models import Currency, Structure
-from tests.cashier.conftest import eur_fund, player_create, table_create
+from tests.factories import eur_fund, player_create
+from tests.factories import eur_table_create as table_create
 
 pytestmark = pytest.mark.django_db
 
@@ -135,18 +135,16 @@ def test_house_bots_only_at_play_tables_that_allow_them(play_table, eur_table):
     assert session.currency == "play"
 
 
-def test_top_up_between_hands_only_and_never_above_the_maximum(player, eur_table):
+def test_a_top_up_never_goes_above_the_maximum(player, eur_table):
     eur_fund(player, 20_000)
     services.seat_buy_in(user=player, table=eur_table, seat_number=1, amount=6_000)
-    with pytest.raises(HandInProgress):
-        services.seat_top_up(user=player, table=eur_table, amount=1_000, hand_in_progress=True)
     with pytest.raises(BuyInOutOfBounds, match="at most"):
-        services.seat_top_up(user=player, table=eur_table, amount=4_001, hand_in_progress=False)
-    session = services.seat_top_up(user=player, table=eur_table, amount=4_000, hand_in_progress=False)
+        services.seat_top_up(user=player, table=eur_table, amount=4_001)
+    session = services.seat_top_up(user=player, table=eur_table, amount=4_000)
     assert seat_balance(session) == 10_000 and session.moved_in == 10_000
     assert wallet_balances(user=player)["eur"] == 10_000
     with pytest.raises(NotSeated):
-        services.seat_top_up(user=player_create(), table=eur_table, amount=1_000, hand_in_progress=False)
+        services.seat_top_up(user=player_create(), table=eur_table, amount=1_000)
 
 
 def test_the_session_cap_counts_what_was_moved_in_and_losses_never_reduce_it(cap_table):
@@ -155,19 +153,19 @@ def test_the_session_cap_counts_what_was_moved_in_and_losses_never_reduce_it(cap
     eur_fund(bob, 200_000)
     a = services.seat_buy_in(user=alice, table=cap_table, seat_number=1, amount=60_000)
     b = services.seat_buy_in(user=bob, table=cap_table, seat_number=2, amount=100_000)
-    services.seat_top_up(user=alice, table=cap_table, amount=30_000, hand_in_progress=False)
+    services.seat_top_up(user=alice, table=cap_table, amount=30_000)
     # alice loses 50,000 to bob: her stack is 40,000 but 90,000 was moved in this session
     services.hand_settle(table=cap_table, hand_ref="h1", **two_way(b, a, 50_000))
     assert seat_balance(a) == 40_000
     with pytest.raises(SessionCapExceeded, match="at most .*100.00"):
-        services.seat_top_up(user=alice, table=cap_table, amount=10_100, hand_in_progress=False)
+        services.seat_top_up(user=alice, table=cap_table, amount=10_100)
     assert wallet_balances(user=alice)["eur"] == 110_000
-    session = services.seat_top_up(user=alice, table=cap_table, amount=10_000, hand_in_progress=False)
+    session = services.seat_top_up(user=alice, table=cap_table, amount=10_000)
     assert session.moved_in == 100_000 and seat_balance(a) == 50_000
     with pytest.raises(SessionCapExceeded):
-        services.seat_top_up(user=alice, table=cap_table, amount=100, hand_in_progress=False)
+        services.seat_top_up(user=alice, table=cap_table, amount=100)
     # a new session (after leaving, more than 30 minutes later) starts a new cap
-    services.seat_cash_out(user=alice, table=cap_table, hand_in_progress=False)
+    services.seat_cash_out(user=alice, table=cap_table)
     SeatSession.objects.filter(pk=a.pk).update(closed_at=timezone.now() - timedelta(minutes=31))
     services.seat_buy_in(user=alice, table=cap_table, seat_number=1, amount=100_000)
     assert ledger_check().ok
@@ -180,7 +178,7 @@ def test_back_within_30_minutes_the_player_brings_at_least_the_stack_left_with(e
     a = services.seat_buy_in(user=alice, table=eur_table, seat_number=1, amount=5_000)
     b = services.seat_buy_in(user=bob, table=eur_table, seat_number=2, amount=5_000)
     services.hand_settle(table=eur_table, hand_ref="h1", **two_way(a, b, 3_000, rake=50))
-    left = services.seat_cash_out(user=alice, table=eur_table, hand_in_progress=False)
+    left = services.seat_cash_out(user=alice, table=eur_table)
     assert left.left_with == 8_000 and left.closed_at is not None
     assert wallet_balances(user=alice)["eur"] == 53_000
     assert seat_buy_in_bounds(user=alice, table=eur_table) == (8_000, 10_000)
@@ -202,7 +200,7 @@ def test_back_within_30_minutes_with_more_than_the_maximum_brings_the_maximum(eu
     a = services.seat_buy_in(user=alice, table=eur_table, seat_number=1, amount=10_000)
     b = services.seat_buy_in(user=bob, table=eur_table, seat_number=2, amount=10_000)
     services.hand_settle(table=eur_table, hand_ref="h1", **two_way(a, b, 9_900, rake=100))
-    services.seat_cash_out(user=alice, table=eur_table, hand_in_progress=False)
+    services.seat_cash_out(user=alice, table=eur_table)
     assert seat_buy_in_bounds(user=alice, table=eur_table) == (10_000, 10_000)
     services.seat_buy_in(user=alice, table=eur_table, seat_number=1, amount=10_000)
 
@@ -210,13 +208,11 @@ def test_back_within_30_minutes_with_more_than_the_maximum_brings_the_maximum(eu
 def test_cash_out_returns_the_whole_stack_and_ends_the_session(player, eur_table):
     eur_fund(player, 10_000)
     services.seat_buy_in(user=player, table=eur_table, seat_number=1, amount=4_000)
-    with pytest.raises(HandInProgress):
-        services.seat_cash_out(user=player, table=eur_table, hand_in_progress=True)
-    session = services.seat_cash_out(user=player, table=eur_table, hand_in_progress=False)
+    session = services.seat_cash_out(user=player, table=eur_table)
     assert wallet_balances(user=player)["eur"] == 10_000
     assert seat_balance(session) == 0
     with pytest.raises(NotSeated):
-        services.seat_cash_out(user=player, table=eur_table, hand_in_progress=False)
+        services.seat_cash_out(user=player, table=eur_table)
 
 
 def test_hand_settle_is_one_balanced_transfer_and_idempotent(eur_table):
@@ -310,8 +306,8 @@ def test_staff_cannot_create_a_eur_table_whose_minimum_is_over_1000(admin_client
 def test_a_hand_settled_again_after_its_seats_closed_gets_the_first_answer(eur_table):
     a, b, sa, sb = two_seated(eur_table)
     first = services.hand_settle(table=eur_table, hand_ref="h9", **two_way(sa, sb, 5_000))
-    services.seat_cash_out(user=a, table=eur_table, hand_in_progress=False)
-    services.seat_cash_out(user=b, table=eur_table, hand_in_progress=False)
+    services.seat_cash_out(user=a, table=eur_table)
+    services.seat_cash_out(user=b, table=eur_table)
     again = services.hand_settle(table=eur_table, hand_ref="h9", **two_way(sa, sb, 5_000))
     assert again.pk == first.pk and again.replayed
     assert wallet_balances(user=a)["eur"] == 15_000 and wallet_balances(user=b)["eur"] == 5_000

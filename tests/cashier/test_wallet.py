@@ -20,7 +20,7 @@ from cashier.errors import (
 )
 from cashier.models import Deposit, SandboxOperation, Transfer, Withdrawal
 from cashier.selectors import ledger_check, wallet_balances
-from tests.cashier.conftest import CARD_DECLINED, CARD_OK, CARD_TIMEOUT, eur_fund, new_key, player_create
+from tests.factories import CARD_DECLINED, CARD_OK, CARD_TIMEOUT, eur_fund, new_key, player_create
 
 pytestmark = pytest.mark.django_db
 
@@ -214,14 +214,14 @@ def test_refill_only_below_the_threshold_and_once_a_day(player, play_table, monk
     with pytest.raises(RefillRefused, match="less than"):
         services.play_chips_refill(user=player)
     services.seat_buy_in(user=player, table=play_table, seat_number=1, amount=10_000)
-    services.seat_cash_out(user=player, table=play_table, hand_in_progress=False)
+    services.seat_cash_out(user=player, table=play_table)
     # spend it down: a hand lost at a table (big buy-ins at a table with a high maximum)
     big = play_table.__class__.objects.create(name="deep", currency="play", small_blind=5000, big_blind=10000)
     services.seat_buy_in(user=player, table=big, seat_number=1, amount=950_000)
     assert wallet_balances(user=player)["play"] == 50_000
     services.play_chips_refill(user=player)
     assert wallet_balances(user=player)["play"] == 1_000_000
-    services.seat_top_up(user=player, table=big, amount=50_000, hand_in_progress=False)
+    services.seat_top_up(user=player, table=big, amount=50_000)
     big2 = play_table.__class__.objects.create(name="deep2", currency="play", small_blind=5000, big_blind=10000)
     services.seat_buy_in(user=player, table=big2, seat_number=1, amount=900_000)
     assert wallet_balances(user=player)["play"] == 50_000

@@ -13,7 +13,7 @@ from django.db import connection, transaction
 from bench.harness import Bot, Player, Stats
 from tables.broadcast import table_send_state_on_commit
 from tables.models import Seat, Table
-from tests.tables.conftest import player_create, table_create
+from tests.factories import player_create, table_create
 from tests.tables.wsclient import session_cookie_for
 
 pytestmark = [pytest.mark.live, pytest.mark.django_db(transaction=True)]

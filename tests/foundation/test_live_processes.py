@@ -12,7 +12,7 @@ import websockets
 from pokerroom.embedded import EmbeddedRedis
 from tables.models import Table
 from tables.tasks import table_announce
-from tests.conftest import Room
+from tests.live import Room
 
 pytestmark = [pytest.mark.live, pytest.mark.django_db(transaction=True)]
 

@@ -23,8 +23,8 @@ from pokerroom.embedded import free_port
 from pokerroom.supervisor import web_listening
 from tables.bots import bot_choose
 from tables.models import Hand, Table
-from tests.conftest import ARTIFACTS, BASE_DIR, Room
-from tests.tables.conftest import player_create, table_create
+from tests.factories import player_create, table_create
+from tests.live import ARTIFACTS, BASE_DIR, Room
 from tests.tables.wsclient import TableClient, session_cookie_for
 
 pytestmark = pytest.mark.live

@@ -1,67 +1,11 @@
 """Fixtures for the staff admin's tests: staff members, players with money, tables with hands played."""
 
 import pytest
-from django.contrib.auth.models import Permission
 
 from cashier import services as cashier
 from tables import services
-from tables.models import Hand, Seat
 from tests.admin_client import staff_client
-from tests.cashier.conftest import CARD_OK, eur_fund, new_key
-from tests.cashier.conftest import player_create as cashier_player_create
-from tests.tables.conftest import table_create
-
-__all__ = [
-    "CARD_OK",
-    "eur_fund",
-    "new_key",
-    "player_create",
-    "table_create",
-    "hand_played",
-    "staff_with_perms",
-]
-
-
-def player_create(**options):
-    return cashier_player_create(**options)
-
-
-def staff_with_perms(username: str, *codenames: str):
-    """A member of staff (not a superuser) with these permissions ("app.codename"), logged in."""
-    client, user = staff_client(username=username, superuser=False)
-    for name in codenames:
-        app, codename = name.split(".")
-        user.user_permissions.add(Permission.objects.get(content_type__app_label=app, codename=codename))
-    return client, user
-
-
-def sit(table, user, seat, buy_in):
-    return services.seat_take(table_id=table.id, user=user, seat_number=seat, buy_in=buy_in, post="now")
-
-
-def hand_played(table, players, *, fold: bool = False) -> Hand:
-    """Deal one hand at `table` and play it to its end: the player to act folds (`fold`), else everyone checks
-    or calls down to the showdown."""
-    hand = services.hand_deal(table_id=table.id)
-    assert hand is not None
-    while True:
-        hand.refresh_from_db()
-        if hand.status != Hand.Status.RUNNING:
-            return hand
-        state = services.hand_engine(hand=hand, table=table)
-        legal = {item["action"] for item in state.legal_actions()}
-        services.hand_engine_keep(hand.id, state)
-        seat = Seat.objects.get(table=table, number=hand.to_act + 1)
-        user = next(p for p in players if p.id == seat.user_id)
-        action = "fold" if fold and "fold" in legal else ("check" if "check" in legal else "call")
-        services.table_act(
-            table_id=table.id,
-            user=user,
-            hand_id=hand.id,
-            action_no=hand.action_no,
-            action=action,
-            amount=None,
-        )
+from tests.factories import CARD_OK, eur_fund, new_key, player_create
 
 
 @pytest.fixture

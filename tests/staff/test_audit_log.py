@@ -9,7 +9,7 @@ from cashier.models import Deposit
 from staff.models import AuditEntry
 from tables.models import RakeSchedule
 from tests.admin_client import admin_form_submit, form_errors
-from tests.staff.conftest import new_key, player_create, table_create
+from tests.factories import new_key, player_create, table_create
 
 pytestmark = pytest.mark.django_db
 

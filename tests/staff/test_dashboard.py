@@ -11,8 +11,17 @@ from django.utils import timezone
 from cashier import services as cashier
 from staff.selectors import dashboard_figures
 from tables import services
-from tests.staff.conftest import CARD_OK, eur_fund, hand_played, new_key, player_create, sit, table_create
-from tests.tables.conftest import player_create as table_player_create
+from tests.factories import (
+    CARD_OK,
+    eur_fund,
+    hand_played,
+    new_key,
+    player_create,
+    staff_with_perms,
+    table_create,
+)
+from tests.factories import player_create as table_player_create
+from tests.factories import sit_now as sit
 
 pytestmark = pytest.mark.django_db
 
@@ -90,8 +99,6 @@ def test_a_bad_period_gets_a_clear_error(boss, params):
 
 
 def test_only_staff_allowed_to_see_the_ledger_get_the_csv(client):
-    from tests.staff.conftest import staff_with_perms
-
     viewer, _user = staff_with_perms("viewer", "tables.view_table")
     assert viewer.get("/admin/rake.csv").status_code == 403
     assert client.get("/admin/rake.csv").status_code == 302, "anonymous: to the login page"

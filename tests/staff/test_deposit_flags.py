@@ -4,7 +4,7 @@ someone reviews them, and the review is recorded."""
 import pytest
 
 from staff.models import AuditEntry, DepositFlag
-from tests.staff.conftest import player_create
+from tests.factories import player_create
 
 pytestmark = pytest.mark.django_db
 

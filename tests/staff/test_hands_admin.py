@@ -9,7 +9,8 @@ from django.utils import timezone
 from staff.models import AuditEntry
 from tables import services
 from tables.models import Hand
-from tests.staff.conftest import hand_played, player_create, sit, table_create
+from tests.factories import hand_played, player_create, table_create
+from tests.factories import sit_now as sit
 
 pytestmark = pytest.mark.django_db
 

@@ -5,7 +5,7 @@ import pytest
 
 from tables.models import Table
 from tests.admin_client import admin_form_submit, form_errors
-from tests.staff.conftest import table_create
+from tests.factories import table_create
 
 pytestmark = pytest.mark.django_db
 

@@ -10,15 +10,8 @@ from cashier.selectors import wallet_balances
 from staff.models import AuditEntry, StaffNote
 from tables import services
 from tables.models import Hand, Seat
-from tests.staff.conftest import (
-    CARD_OK,
-    hand_played,
-    new_key,
-    player_create,
-    sit,
-    staff_with_perms,
-    table_create,
-)
+from tests.factories import CARD_OK, hand_played, new_key, player_create, staff_with_perms, table_create
+from tests.factories import sit_now as sit
 
 pytestmark = pytest.mark.django_db
 

@@ -8,7 +8,7 @@ from cashier.models import Withdrawal
 from cashier.selectors import wallet_balances
 from staff.models import AuditEntry
 from tests.admin_client import staff_client
-from tests.staff.conftest import CARD_OK, eur_fund, new_key, player_create
+from tests.factories import CARD_OK, eur_fund, new_key, player_create, staff_with_perms
 
 pytestmark = pytest.mark.django_db
 
@@ -126,8 +126,6 @@ def test_an_unverified_player_is_not_paid_and_staff_are_told_why(boss, anna):
 
 
 def test_staff_without_the_permission_cannot_decide(anna):
-    from tests.staff.conftest import staff_with_perms
-
     viewer, _user = staff_with_perms("viewer", "cashier.view_withdrawal")
     withdrawal = withdrawal_of(anna, 1_000)
     detail = page(viewer, f"/admin/cashier/withdrawal/{withdrawal.pk}/change/")

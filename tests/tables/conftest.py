@@ -1,35 +1,9 @@
-import itertools
-import uuid
+"""Fixtures of the table tests: four players, the ledger checked after each test, no pause between hands
+(helpers to make tables and play hands: tests/factories.py)."""
 
 import pytest
-from django.contrib.auth import get_user_model
 
-from cashier import services as cashier
-from tables.management.commands.seed_demo import rake_schedules_seed
-from tables.models import Currency, Structure, Table
-
-_names = itertools.count(1)
-
-
-def player_create(*, bot: bool = False):
-    user = get_user_model().objects.create_user(
-        username=f"{'bot' if bot else 'p'}{next(_names)}-{uuid.uuid4().hex[:5]}", password="pw-Secret-123", is_bot=bot
-    )
-    if bot:
-        cashier.bot_wallet_fund(bot=user, amount=1_000_000)
-    else:
-        cashier.play_chips_welcome(user=user)
-    return user
-
-
-def table_create(*, seats: int = 6, small_blind: int = 1, big_blind: int = 2, structure=Structure.NO_LIMIT,
-                 currency=Currency.PLAY, **extra):
-    schedule, _nickel = rake_schedules_seed()
-    return Table.objects.create(
-        name=f"Test {next(_names)} {uuid.uuid4().hex[:5]}", currency=currency, small_blind=small_blind,
-        big_blind=big_blind, structure=structure, seats=seats, rake_schedule=schedule, bots_allowed=True,
-        **extra,
-    )
+from tests.factories import player_create
 
 
 @pytest.fixture

@@ -14,8 +14,8 @@ from cashier import services as cashier
 from tables import services
 from tables.engine import fairness
 from tables.models import Hand, Seat, Table
-from tests.cashier.conftest import eur_fund
 from tests.engine.engine_helpers import stacked_deck
+from tests.factories import eur_fund
 
 _numbers = itertools.count(1)
 

@@ -9,21 +9,12 @@ from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
 from tables import held, services
+from tables.engine.config import HandConfig
+from tables.engine.hand import replay
 from tables.models import Hand, Table
-from tests.tables.test_table_services import act, sit, to_act_user
+from tests.factories import act, three_handed, to_act_user
 
 pytestmark = pytest.mark.django_db(transaction=True)  # the one-statement path runs in autocommit only
-
-
-def three_handed(players):
-    from tests.tables.conftest import table_create
-
-    table = table_create()
-    for number, player in enumerate(players[:3], start=1):
-        sit(table, player, number)
-    hand = services.hand_deal(table_id=table.id)
-    assert hand is not None
-    return table, hand
 
 
 def test_after_the_first_action_of_a_hand_each_action_is_one_statement_and_the_log_and_messages_agree(players):
@@ -46,7 +37,7 @@ def test_after_the_first_action_of_a_hand_each_action_is_one_statement_and_the_l
     middle = queries[1:-1]  # the first reads the table; the last settles the hand
     assert middle and all(count == 1 for count in middle), queries
     # The stored log is the truth: replaying it gives the settled hand.
-    replayed = services.replay(config=services.HandConfig.from_dict(hand.config), actions=hand.actions)
+    replayed = replay(config=HandConfig.from_dict(hand.config), actions=hand.actions)
     assert replayed.is_over and dict(replayed.settlement.finishing_stacks)
 
 
@@ -110,19 +101,3 @@ def test_a_raise_the_engine_refuses_is_answered_with_its_reason_and_changes_noth
     hand.refresh_from_db()
     assert len(hand.actions) == len(log) + 1
     assert Hand.objects.filter(table=table, status="running").count() == 1
-
-
-def _play_out(table, hand, players) -> list:
-    """Check or call to the end of the hand; returns the statements of the action that ended it."""
-    while True:
-        hand.refresh_from_db()
-        state = services.hand_engine(hand=hand, table=table)
-        legal = {item["action"] for item in state.legal_actions()}
-        services.hand_engine_keep(hand.id, state)
-        user = to_act_user(table, players)
-        with CaptureQueriesContext(connection) as captured:
-            act(table, user, "check" if "check" in legal else "call")
-        hand.refresh_from_db()
-        if hand.status != "running":
-            return captured.captured_queries[1:]  # less the read `act` makes itself
-

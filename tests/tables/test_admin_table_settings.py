@@ -14,7 +14,7 @@ from tables.models import Hand, RakeSchedule, Seat, Table
 from tables.selectors import seat_stacks
 from tables.tasks import tables_sweep
 from tests.admin_client import admin_form_submit, form_errors, staff_client
-from tests.tables.conftest import player_create, table_create
+from tests.factories import player_create, table_create
 
 pytestmark = pytest.mark.django_db
 

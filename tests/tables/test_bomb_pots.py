@@ -10,8 +10,8 @@ from cashier.selectors import ledger_check
 from tables import services
 from tables.models import Table
 from tables.state import table_snapshot
-from tests.tables.test_omaha_tables import _admin_form
-from tests.tables.test_table_services import play_out, sit
+from tests.factories import play_out, sit, table_create
+from tests.factories import table_admin_form as _admin_form
 
 pytestmark = pytest.mark.django_db
 
@@ -44,8 +44,6 @@ def test_staff_set_bomb_pots_in_the_admin_and_a_half_set_option_is_refused(
 def test_every_second_hand_is_a_bomb_pot_that_starts_on_the_flop_and_is_raked(players):
     """At 10/20 every 2 hands, 2 big blinds: hand 2 has no blinds, each of three players posts 40, the board
     has its flop before anyone acts; checked down, the pots of 120 pay 120 // 18 = 6 chips of rake."""
-    from tests.tables.conftest import table_create
-
     table = table_create(small_blind=10, big_blind=20, bomb_pot_every=2, bomb_pot_ante_bb=2)
     for number, user in enumerate(players[:3], start=1):
         sit(table, user, number, buy_in=2_000, post="now")
@@ -81,8 +79,6 @@ def test_every_second_hand_is_a_bomb_pot_that_starts_on_the_flop_and_is_raked(pl
 
 
 def test_no_straddle_in_a_bomb_pot(players):
-    from tests.tables.conftest import table_create
-
     table = table_create(
         small_blind=10, big_blind=20, bomb_pot_every=1, bomb_pot_ante_bb=1, allow_straddle=True
     )

@@ -7,8 +7,7 @@ from tables import services
 from tables.models import ChatLine, ChatMute, Seat
 from tables.selectors import chat_recent
 from tables.state import table_snapshot
-from tests.tables.conftest import table_create
-from tests.tables.test_table_services import sit
+from tests.factories import sit, table_create
 
 pytestmark = pytest.mark.django_db
 

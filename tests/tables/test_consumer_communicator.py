@@ -7,7 +7,7 @@ import pytest
 from channels.testing import WebsocketCommunicator
 
 from pokerroom.asgi import application
-from tests.tables.conftest import player_create, table_create
+from tests.factories import player_create, table_create
 from tests.tables.wsclient import session_cookie_for
 
 pytestmark = pytest.mark.django_db(transaction=True)

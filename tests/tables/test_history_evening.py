@@ -31,7 +31,7 @@ from tables.engine.phh import export_phh
 from tables.history.selectors import hands_export_text, hands_for_export
 from tables.management.commands.seed_demo import rake_schedules_seed
 from tables.models import Currency, Game, Hand, Structure
-from tests.cashier.conftest import table_create as cashier_table_create
+from tests.factories import eur_table_create as cashier_table_create
 from tests.tables.history_helpers import person, play, play_out, scripted_choice, seat_all, stack_next_deck
 
 pytestmark = [

@@ -18,8 +18,7 @@ from tables.history.selectors import (
 )
 from tables.history.story import FULL_VIEW, story_check, story_from_hand
 from tables.models import Game, Structure
-from tests.cashier.conftest import table_create as eur_table_create
-from tests.tables.conftest import table_create
+from tests.factories import eur_table_create, table_create
 from tests.tables.history_helpers import person, play, seat_all, stack_next_deck
 
 pytestmark = pytest.mark.django_db

@@ -13,7 +13,7 @@ from django.test import Client
 
 from tables.engine import fairness
 from tables.history.selectors import hand_share_token
-from tests.tables.conftest import table_create
+from tests.factories import table_create
 from tests.tables.history_helpers import person, play, seat_all, stack_next_deck
 
 pytestmark = pytest.mark.django_db

@@ -12,7 +12,7 @@ import websockets
 from cashier.models import Account, Entry
 from tables import services
 from tables.models import Hand, Seat, Table
-from tests.tables.conftest import player_create, table_create
+from tests.factories import player_create, table_create
 from tests.tables.wsclient import TableClient, session_cookie_for
 
 pytestmark = [pytest.mark.live, pytest.mark.django_db(transaction=True)]

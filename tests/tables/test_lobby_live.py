@@ -6,7 +6,7 @@ import json
 import pytest
 import websockets
 
-from tests.tables.conftest import player_create, table_create
+from tests.factories import player_create, table_create
 from tests.tables.wsclient import TableClient, session_cookie_for
 
 pytestmark = [pytest.mark.live, pytest.mark.django_db(transaction=True)]

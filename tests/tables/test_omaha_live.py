@@ -9,10 +9,9 @@ from cashier.models import Transfer, TransferKind
 from cashier.selectors import ledger_check
 from tables import services
 from tables.models import Game, Hand, Structure
-from tests.conftest import Room
 from tests.engine.engine_helpers import stacked_deck
-from tests.tables.conftest import player_create, table_create
-from tests.tables.test_table_services import sit
+from tests.factories import player_create, sit, table_create
+from tests.live import Room
 from tests.tables.wsclient import TableClient, session_cookie_for
 
 pytestmark = [pytest.mark.live, pytest.mark.django_db(transaction=True)]

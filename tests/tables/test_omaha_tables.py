@@ -16,8 +16,17 @@ from tables.models import Currency, Game, Structure, Table
 from tables.selectors import seat_stacks
 from tables.state import for_viewer, table_snapshot
 from tests.engine.engine_helpers import stacked_deck
-from tests.tables.conftest import player_create, table_create
-from tests.tables.test_table_services import act, passive, play_out, sit, to_act_user
+from tests.factories import (
+    act,
+    eur_fund,
+    passive,
+    play_out,
+    player_create,
+    sit,
+    table_admin_form,
+    table_create,
+    to_act_user,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -31,28 +40,6 @@ def test_the_room_seeds_omaha_and_omaha_hi_lo_tables_with_house_bots_and_in_euro
         assert dealt[(game, structure, "play")]["bots"] == 2, "house bots wait at the practice tables"
     bomb = [t["bomb_pot"] for t in Client().get("/api/tables/").json() if t["bomb_pot"]]
     assert bomb == [{"every": 5, "ante_bb": 2, "ante": 200, "next_in": 5}], "a practice table deals bomb pots"
-
-
-def _admin_form(**changes) -> dict:
-    form = {
-        "name": "New table",
-        "game": "holdem",
-        "structure": "nl",
-        "currency": "play",
-        "chip": "0.01",  # amounts are typed in units (docs/staff.md)
-        "small_blind": "0.50",
-        "big_blind": "1.00",
-        "seats": 6,
-        "action_seconds": 20,
-        "time_bank_seconds": 30,
-        "is_open": "on",
-        "seat_set-TOTAL_FORMS": 0,
-        "seat_set-INITIAL_FORMS": 0,
-        "seat_set-MIN_NUM_FORMS": 0,
-        "seat_set-MAX_NUM_FORMS": 1000,
-    }
-    form.update(changes)
-    return form
 
 
 @pytest.mark.parametrize(
@@ -70,7 +57,7 @@ def _admin_form(**changes) -> dict:
 def test_staff_cannot_create_a_game_and_structure_the_room_does_not_deal(
     admin_client, game, structure, dealt
 ):
-    response = admin_client.post("/admin/tables/table/add/", _admin_form(game=game, structure=structure))
+    response = admin_client.post("/admin/tables/table/add/", table_admin_form(game=game, structure=structure))
     created = Table.objects.filter(name="New table").exists()
     assert created == dealt
     if not dealt:
@@ -144,7 +131,7 @@ def test_house_bots_play_pot_limit_omaha_hands_with_legal_amounts(players, monke
                 break
             user = to_act_user(table, seated)
             if user.is_bot:
-                assert bots.bot_act(hand_id=hand.id, action_no=hand.action_no)
+                assert services.bot_act(hand_id=hand.id, action_no=hand.action_no)
                 hand.refresh_from_db()
                 bets += hand.actions[-1]["action"] in ("bet", "raise")
             else:
@@ -186,8 +173,6 @@ def test_a_hi_lo_pot_without_a_qualifying_low_goes_whole_to_the_high(players, mo
 
 
 def test_a_eur_omaha_table_deals_and_settles_in_euros(players):
-    from tests.cashier.conftest import eur_fund
-
     table = table_create(
         game=Game.OMAHA, structure=Structure.POT_LIMIT, small_blind=25, big_blind=50, currency=Currency.EUR
     )

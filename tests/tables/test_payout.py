@@ -22,9 +22,7 @@ from tables.models import Currency, Game, Hand, PayoutDay, Structure
 from tables.payout.selectors import payout_summary, payout_window
 from tables.payout.services import payout_days_compute
 from tables.tasks import payout_days_refresh_task
-from tests.cashier.conftest import eur_fund
-from tests.tables.conftest import player_create, table_create
-from tests.tables.test_table_services import act, passive, play_out, sit, to_act_user
+from tests.factories import act, eur_fund, passive, play_out, player_create, sit, table_create, to_act_user
 
 pytestmark = pytest.mark.django_db
 

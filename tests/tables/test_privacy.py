@@ -15,7 +15,7 @@ import pytest
 from tables import services
 from tables.bots import bot_choose
 from tables.models import Hand
-from tests.tables.conftest import player_create, table_create
+from tests.factories import player_create, table_create
 from tests.tables.wsclient import TableClient, cards_seen, session_cookie_for
 
 pytestmark = [pytest.mark.live, pytest.mark.django_db(transaction=True)]

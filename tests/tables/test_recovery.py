@@ -7,7 +7,7 @@ import pytest
 
 from cashier.selectors import ledger_check
 from tables.models import Hand
-from tests.tables.conftest import player_create, table_create
+from tests.factories import player_create, table_create
 from tests.tables.wsclient import TableClient, session_cookie_for
 
 pytestmark = [pytest.mark.live, pytest.mark.django_db(transaction=True)]

@@ -12,7 +12,7 @@ from cashier.models import AccountKind, Entry, TransferKind
 from pokerroom.asgi import application
 from tables import services
 from tables.models import Hand, Seat
-from tests.tables.conftest import table_create
+from tests.factories import table_create
 
 pytestmark = pytest.mark.django_db(transaction=True)  # the watcher's messages are sent after commit
 

@@ -2,7 +2,13 @@
 each of them turned it on, the rest of the board is dealt twice and each pot's net (rake taken once) is halved,
 each half settled on its own board. Fixed decks, real PostgreSQL and ledger."""
 
+import json
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
+from django.conf import settings
 
 from cashier.selectors import ledger_check
 from tables import services
@@ -12,8 +18,7 @@ from tables.history.story import story_from_hand
 from tables.models import Hand, Seat
 from tables.selectors import seat_stacks
 from tables.state import table_snapshot
-from tests.tables.conftest import table_create
-from tests.tables.test_table_services import act, sit, to_act_user
+from tests.factories import act, sit, table_create, to_act_user
 
 pytestmark = pytest.mark.django_db
 
@@ -21,6 +26,15 @@ HOLE = {"A": ("As", "Ad"), "B": ("Ks", "Kd"), "C": ("Qs", "Qd")}
 # Run 1 helps nobody (aces beat kings beat queens); run 2 gives the queens a set.
 RUN_ONE = ("2c", "7h", "9s", "3d", "4c")
 RUN_TWO = ("Qh", "8c", "2d", "5h", "Jc")
+
+
+def run_verifier(tmp_path, data) -> subprocess.CompletedProcess:
+    """static/verify_hand.py, as a player runs it, on a hand's JSON."""
+    path = tmp_path / "hand.json"
+    path.write_text(json.dumps(data))
+    script = Path(settings.BASE_DIR) / "static" / "verify_hand.py"
+    return subprocess.run([sys.executable, str(script), str(path)], capture_output=True, text=True, timeout=60,
+                          check=False)
 
 
 def deck_for(order_names: list[str]) -> list[str]:
@@ -171,8 +185,6 @@ def test_the_stand_alone_verifier_proves_both_boards_and_refuses_a_second_board_
     players, monkeypatch, tmp_path
 ):
     from django.test import Client
-
-    from tests.tables.test_history_pages import run_verifier
 
     table, hand, who = three_all_in(players, monkeypatch)
     client = Client()

@@ -9,7 +9,8 @@ from django.test.utils import CaptureQueriesContext
 
 from tables import services
 from tables.models import Hand
-from tests.tables.test_act_on_view import _play_out, three_handed
+from tests.factories import play_out_counting as _play_out
+from tests.factories import three_handed
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

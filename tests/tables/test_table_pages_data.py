@@ -7,7 +7,7 @@ from django.test import Client
 from cashier import services as cashier
 from tables import services
 from tables.models import Currency, Structure
-from tests.tables.conftest import player_create, table_create
+from tests.factories import player_create, table_create
 
 pytestmark = pytest.mark.django_db
 

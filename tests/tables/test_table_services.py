@@ -2,54 +2,14 @@
 
 import pytest
 
-from cashier.selectors import ledger_check
+from cashier.selectors import ledger_check, wallet_balances
 from tables import services
 from tables.models import Hand, Seat
 from tables.selectors import seat_stacks
 from tables.state import for_viewer, table_snapshot
-from tests.tables.conftest import table_create
+from tests.factories import act, heads_up, passive, play_out, sit, table_create, to_act_user
 
 pytestmark = pytest.mark.django_db
-
-
-def sit(table, user, seat, buy_in=200, post="wait_bb"):
-    return services.seat_take(table_id=table.id, user=user, seat_number=seat, buy_in=buy_in, post=post)
-
-
-def act(table, user, action, amount=None):
-    hand = Hand.objects.get(table=table, status="running")
-    services.table_act(table_id=table.id, user=user, hand_id=hand.id, action_no=hand.action_no, action=action,
-                       amount=amount)
-
-
-def to_act_user(table, players):
-    hand = Hand.objects.get(table=table, status="running")
-    seat = Seat.objects.get(table=table, number=hand.to_act + 1)
-    return next(p for p in players if p.id == seat.user_id)
-
-
-def heads_up(players, **table_options):
-    """A table with the first two players in seats 1 and 2 and the first hand dealt."""
-    table = table_create(**table_options)
-    sit(table, players[0], 1)
-    sit(table, players[1], 2)
-    return table, services.hand_deal(table_id=table.id)
-
-
-def passive(legal: set[str]) -> str:
-    return "check" if "check" in legal else ("call" if "call" in legal else "show")
-
-
-def play_out(table, players, hand, *, choose=lambda user, legal: passive(legal)) -> Hand:
-    """Play `hand` to its end, each player to act taking `choose(user, legal actions)`."""
-    while True:
-        hand.refresh_from_db()
-        if hand.status != "running":
-            return hand
-        state = services.hand_engine(hand=hand, table=table)
-        legal = {item["action"] for item in state.legal_actions()}
-        user = to_act_user(table, players)
-        act(table, user, choose(user, legal))
 
 
 def test_two_players_sit_a_hand_is_dealt_and_a_fold_settles_it(players):
@@ -236,10 +196,8 @@ def test_self_exclusion_at_the_table_cashes_out_after_the_hand_and_blocks_sittin
 
 
 def test_house_bots_never_play_among_themselves(players):
-    from tables.bots import bots_seat
-
     table = table_create()
-    assert bots_seat(table_id=table.id) == 2
+    assert services.bots_seat(table_id=table.id) == 2
     assert services.hand_deal(table_id=table.id) is None, "bots alone"
     alice = players[0]
     sit(table, alice, 6, post="now")
@@ -249,9 +207,7 @@ def test_house_bots_never_play_among_themselves(players):
         seat = hand.to_act
         info = hand.players[str(seat)]
         if info["bot"]:
-            from tables.bots import bot_act
-
-            assert bot_act(hand_id=hand.id, action_no=hand.action_no)
+            assert services.bot_act(hand_id=hand.id, action_no=hand.action_no)
         else:
             act(table, alice, "fold")
         hand.refresh_from_db()
@@ -349,3 +305,22 @@ def test_an_uncontested_winner_may_show_before_the_next_deal(players):
     opened = {o["card"] for o in services.hand_openings_for(hand=hand, user=None)}
     assert set(hand.hole_cards[str(winner_seat - 1)]) <= opened, "a shown hand is opened to everyone"
     assert services.hand_deal(table_id=table.id) is not None, "the next hand deals as usual"
+
+
+def test_a_top_up_waits_for_the_end_of_the_hand_the_player_is_in(players):
+    alice, bob = players[:2]
+    table = table_create()
+    sit(table, alice, 1, buy_in=100)
+    sit(table, bob, 2, buy_in=100)
+    hand = services.hand_deal(table_id=table.id)
+    before = (seat_stacks(table=table), wallet_balances(user=alice))
+    with pytest.raises(services.TableError) as refused:
+        services.seat_top_up(table_id=table.id, user=alice, amount=50)
+    assert refused.value.code == "hand_in_progress"
+    assert (seat_stacks(table=table), wallet_balances(user=alice)) == before, "nothing moved"
+    play_out(table, players, hand, choose=lambda user, legal: "fold" if user == alice else passive(legal))
+    stack, wallet = seat_stacks(table=table)[1], wallet_balances(user=alice)["play"]
+    services.seat_top_up(table_id=table.id, user=alice, amount=50)
+    assert seat_stacks(table=table)[1] == stack + 50
+    assert wallet_balances(user=alice)["play"] == wallet - 50
+    assert ledger_check().ok

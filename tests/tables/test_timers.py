@@ -7,8 +7,7 @@ from django.utils import timezone
 
 from tables import services
 from tables.models import Hand, Seat
-from tests.tables.conftest import table_create
-from tests.tables.test_table_services import heads_up, sit
+from tests.factories import heads_up, sit, table_admin_form, table_create
 
 pytestmark = pytest.mark.django_db
 
@@ -114,7 +113,7 @@ def test_what_is_left_of_the_time_bank_stays_in_it(players):
 @pytest.fixture
 def due_set():
     from tables import clock
-    from tables.broadcast import redis_client
+    from tables.clock import redis_client
 
     redis_client().delete(clock.due_key())
     yield clock
@@ -173,19 +172,18 @@ def test_a_used_time_bank_comes_back_a_few_seconds_every_so_many_hands_up_to_its
 
 def test_staff_set_the_time_bank_refill_in_the_admin_and_a_maximum_below_the_start_is_refused(admin_client):
     from tables.models import Table
-    from tests.tables.test_omaha_tables import _admin_form
 
-    response = admin_client.post("/admin/tables/table/add/", _admin_form(
+    response = admin_client.post("/admin/tables/table/add/", table_admin_form(
         time_bank_seconds=30, time_bank_max_seconds=20, time_bank_refill_seconds=5, time_bank_refill_hands=10))
     assert response.status_code == 200
     assert "The maximum cannot be below what the time bank starts with." in response.content.decode()
     assert not Table.objects.filter(name="New table").exists()
-    response = admin_client.post("/admin/tables/table/add/", _admin_form(
+    response = admin_client.post("/admin/tables/table/add/", table_admin_form(
         time_bank_seconds=30, time_bank_max_seconds=90, time_bank_refill_seconds=10, time_bank_refill_hands=5))
     assert response.status_code == 302
     table = Table.objects.get(name="New table")
     assert (table.time_bank_max_seconds, table.time_bank_refill_seconds, table.time_bank_refill_hands) == (90, 10, 5)
-    response = admin_client.post("/admin/tables/table/add/", _admin_form(name="Defaults"))
+    response = admin_client.post("/admin/tables/table/add/", table_admin_form(name="Defaults"))
     assert response.status_code == 302, "left out, the refill takes the room's defaults"
     table = Table.objects.get(name="Defaults")
     assert (table.time_bank_max_seconds, table.time_bank_refill_seconds, table.time_bank_refill_hands) == (60, 5, 10)

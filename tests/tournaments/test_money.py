@@ -12,8 +12,7 @@ from cashier.errors import CashierError, InsufficientFunds, SelfExcluded
 from cashier.ledger import system_account_get
 from cashier.models import AccountKind, Transfer, TransferKind
 from cashier.selectors import ledger_check, wallet_balances
-from tests.cashier.conftest import player_create
-from tests.tournaments.conftest import eur_player, tournament_create
+from tests.factories import eur_player, player_create, tournament_create
 from tournaments import services
 from tournaments.errors import AlreadyRegistered, NotAllowed, RegistrationClosed, TournamentFull
 from tournaments.models import Entry, Tournament

@@ -10,8 +10,7 @@ from django.test import Client
 from django.urls import reverse
 
 from cashier.selectors import wallet_balances
-from tests.cashier.conftest import player_create
-from tests.tournaments.conftest import eur_player
+from tests.factories import eur_player, player_create
 from tournaments import services
 from tournaments.models import BlindStructure, PayoutBand, PayoutTable
 from tournaments.rules.payouts import multi_table_default, sit_and_go_default

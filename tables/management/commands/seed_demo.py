@@ -7,6 +7,7 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 
 from tables.models import Currency, Game, RakeCap, RakeSchedule, Structure, Table
+from tables.services import bots_seat
 
 # SPEC 1.2's caps, in cents: (players dealt in from, big blind from, cap)
 ROOM_CAPS = [
@@ -73,8 +74,6 @@ class Command(BaseCommand):
                 },
             )
             created += was_created
-        from tables.bots import bots_seat
-
         bots = sum(bots_seat(table_id=t.id) for t in Table.objects.filter(bots_allowed=True, currency=Currency.PLAY))
         self.stdout.write(
             f"demo data: {created} table(s) created, {Table.objects.count()} in all; {bots} house bot(s) sat down"
