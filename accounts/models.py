@@ -14,6 +14,8 @@ class User(AbstractUser):
     preferred_language = models.CharField(
         _("language"), max_length=8, blank=True, choices=[("en", "English"), ("it", "Italiano")]
     )
+    email_verified_at = models.DateTimeField(_("email verified at"), null=True, blank=True)
+    date_of_birth = models.DateField(_("date of birth"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("user")
@@ -22,6 +24,10 @@ class User(AbstractUser):
     @property
     def identity_verified(self) -> bool:
         return self.identity_verified_at is not None
+
+    @property
+    def email_verified(self) -> bool:
+        return self.email_verified_at is not None
 
     def __str__(self) -> str:
         return self.username

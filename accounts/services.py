@@ -28,6 +28,64 @@ def user_signed_up(*, user) -> None:
             func(user=user)
 
 
+EMAIL_VERIFY_SALT = "accounts.email-verify"
+EMAIL_VERIFY_MAX_AGE = 3 * 24 * 3600  # seconds a verification link works
+
+
+def email_verification_token(*, user) -> str:
+    """A signed token naming the user and the address it proves (a later change of email voids it)."""
+    from django.core import signing
+
+    return signing.dumps({"u": user.pk, "e": user.email.lower()}, salt=EMAIL_VERIFY_SALT, compress=True)
+
+
+def email_verification_send(*, user, request) -> None:
+    """Email `user` the link that confirms their address (the console, or SMTP when EMAIL_HOST is set)."""
+    from django.core.mail import send_mail
+    from django.template.loader import render_to_string
+    from django.urls import reverse
+
+    link = request.build_absolute_uri(reverse("email_verify", args=[email_verification_token(user=user)]))
+    context = {"user": user, "link": link}
+    send_mail(render_to_string("accounts/email_verify_subject.txt", context).strip(),
+              render_to_string("accounts/email_verify_email.txt", context), None, [user.email])
+
+
+def email_signup_attempt_send(*, email: str, request) -> None:
+    """Someone signed up with an address that already has an account: tell its owner, by email only (the page
+    answers as for a new address, so that nobody learns who plays here)."""
+    from django.core.mail import send_mail
+    from django.template.loader import render_to_string
+    from django.urls import reverse
+
+    context = {"login": request.build_absolute_uri(reverse("login")),
+               "reset": request.build_absolute_uri(reverse("password_reset"))}
+    send_mail(render_to_string("accounts/email_taken_subject.txt", context).strip(),
+              render_to_string("accounts/email_taken_email.txt", context), None, [email])
+
+
+def email_verify(*, token: str):
+    """The user whose address the token proves, now marked verified; None for a bad, old or outdated link."""
+    from django.core import signing
+    from django.utils import timezone
+
+    from accounts.models import User
+
+    try:
+        data = signing.loads(token, salt=EMAIL_VERIFY_SALT, max_age=EMAIL_VERIFY_MAX_AGE)
+    except signing.BadSignature:
+        return None
+    if not isinstance(data, dict):
+        return None
+    user = User.objects.filter(pk=data.get("u"), is_active=True).first()
+    if user is None or user.email.lower() != data.get("e"):
+        return None
+    if user.email_verified_at is None:
+        user.email_verified_at = timezone.now()
+        user.save(update_fields=["email_verified_at"])
+    return user
+
+
 def identity_verify(*, user, staff_user) -> bool:
     """Staff checked the player's identity documents (what withdrawals need). False when there was nothing
     to do: already verified, or a house bot, which has no identity."""

@@ -230,7 +230,8 @@ class Room:
     def start_daphne(self, app: str = "pokerroom.asgi:application", *, port: int | None = None,
                      name: str = "daphne") -> Proc:
         port = port or free_port()
-        proc = Proc(name, [PY, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), app], self.env, self.folder)
+        proc = Proc(name, [PY, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), app],
+                    {**self.env, "PORT": str(port)}, self.folder)
         try:
             wait_for_port(port, timeout=60, proc=proc.proc, what=name)
         except RuntimeError as exc:

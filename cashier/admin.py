@@ -4,7 +4,7 @@ from datetime import timedelta
 
 from django import forms
 from django.contrib import admin, messages
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
@@ -311,6 +311,16 @@ class SelfExclusionAddForm(forms.ModelForm):
     class Meta:
         model = SelfExclusion
         fields = ("user", "period")
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        name = self.add_prefix("user")
+        if self.is_bound and name in self.data:
+            try:
+                SelfExclusion._meta.get_field("user").target_field.to_python(self.data[name])
+            except ValidationError:  # not an id: "required", not the autocomplete widget's 500 re-rendering it
+                self.data = self.data.copy()
+                self.data[name] = ""
 
     def clean(self):
         data = super().clean()

@@ -35,6 +35,18 @@ class DepositLimitExceeded(CashierError):
     code = "deposit_limit"
 
 
+class EmailNotVerified(CashierError):
+    """Euro deposits need the player's email confirmed (the link sent at sign-up, or again from the profile)."""
+
+    code = "email_not_verified"
+
+
+class DepositTooLarge(CashierError):
+    """Above the room's maximum for one deposit (settings.DEPOSIT_MAX)."""
+
+    code = "deposit_too_large"
+
+
 class SessionCapExceeded(CashierError):
     code = "session_cap"
 

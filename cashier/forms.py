@@ -49,20 +49,38 @@ class IdempotentForm(forms.Form):
         super().__init__(*args, **kwargs)
 
 
+class CardNumberField(forms.CharField):
+    """A card number as printed: the digits 0-9, in groups separated by spaces or dashes if one likes. Any
+    other character (another script's digits, superscripts, letters) is a form error, never passed on."""
+
+    widget = forms.TextInput(attrs={"autocomplete": "cc-number", "inputmode": "numeric"})
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("max_length", 30)
+        super().__init__(**kwargs)
+
+    def clean(self, value):
+        value = super().clean(value)
+        digits = "".join(ch for ch in value if ch not in " -")
+        if not (digits.isascii() and digits.isdigit() and 12 <= len(digits) <= 19):
+            raise forms.ValidationError(
+                _("Enter the card number as printed on the card: 12 to 19 digits 0-9."), code="invalid"
+            )
+        return digits
+
+
 class DepositForm(IdempotentForm):
     """Shown on one page with the withdrawal form: its own ids, so that each label focuses its own field."""
 
     id_prefix = "deposit"
     amount = MoneyField(label=_("Amount (EUR)"))
-    card_number = forms.CharField(label=_("Card number"), max_length=30,
-                                  widget=forms.TextInput(attrs={"autocomplete": "cc-number", "inputmode": "numeric"}))
+    card_number = CardNumberField(label=_("Card number"))
 
 
 class WithdrawalForm(IdempotentForm):
     id_prefix = "withdrawal"
     amount = MoneyField(label=_("Amount (EUR)"))
-    card_number = forms.CharField(label=_("Card to pay to"), max_length=30,
-                                  widget=forms.TextInput(attrs={"autocomplete": "cc-number", "inputmode": "numeric"}))
+    card_number = CardNumberField(label=_("Card to pay to"))
 
 
 # Responsible gaming (SPEC 2): the player's deposit limits and self-exclusion.

@@ -82,7 +82,7 @@ class SandboxProvider:
 
     def card_tokenize(self, *, card_number: str) -> CardToken:
         digits = "".join(ch for ch in str(card_number) if ch not in " -")
-        if not digits.isdigit() or not 12 <= len(digits) <= 19 or not _luhn_ok(digits):
+        if not (digits.isascii() and digits.isdigit()) or not 12 <= len(digits) <= 19 or not _luhn_ok(digits):
             raise InvalidCard(_("This is not a valid card number."))
         digest = hashlib.sha256(digits.encode()).hexdigest()[:24]
         return CardToken(token=f"sbx_{digest}_{digits[-4:]}", label=f"•••• {digits[-4:]}")

@@ -30,6 +30,8 @@ from cashier.errors import (
     BuyInOutOfBounds,
     CashierError,
     DepositLimitExceeded,
+    DepositTooLarge,
+    EmailNotVerified,
     ExclusionLocked,
     IdempotencyConflict,
     IdentityNotVerified,
@@ -323,8 +325,8 @@ def deposit_create(
 
     Returns the Deposit: `succeeded` (credited), `declined`, or `pending` when the provider did not answer
     (ask again with `deposit_retry`, or send the same request again: the same key never charges twice).
-    Refused (CashierError, nothing moved): bad amount or currency, invalid card, self-excluded player, over a
-    deposit limit, the key already used with other data.
+    Refused (CashierError, nothing moved): bad amount or currency, over DEPOSIT_MAX, email not confirmed,
+    invalid card, self-excluded player, over a deposit limit, the key already used with other data.
 
     Lock: the caller must hold no lock and be outside any transaction (the provider is called in between)."""
     now = _now(now)
@@ -332,9 +334,15 @@ def deposit_create(
     if currency != Currency.EUR:
         raise UnknownCurrency(_("Only euros can be deposited; play chips are free."))
     amount = amount_validate(amount)
+    if amount > settings.DEPOSIT_MAX:
+        raise DepositTooLarge(_("One deposit is at most %(max)s; deposit less, or in several steps within your "
+                                "limits.") % {"max": format_amount(settings.DEPOSIT_MAX)})
     key = _key_validate(idempotency_key)
     if user.is_bot:
         raise CashierError(_("House bots play only with play chips."))
+    if user.email_verified_at is None:
+        raise EmailNotVerified(_("Confirm your email first: open the link we sent you (your account page sends it "
+                                 "again). Nothing was charged."))
     provider = provider or provider_get()
     card = provider.card_tokenize(card_number=card_number)
     fingerprint = request_fingerprint(user=user.pk, amount=amount, currency=currency, card=card.token)

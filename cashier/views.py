@@ -5,6 +5,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -108,8 +109,10 @@ def refill(request):
         messages.success(request, _("%(amount)s added to your play chips.") % {
             "amount": format_amount(amount, "play")})
     target = request.POST.get("next") or ""
-    if not url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}):
-        target = "profile"
+    if not target.startswith("/") or not url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        target = reverse("profile")
     return redirect(target)
 
 

@@ -1,5 +1,6 @@
-"""ASGI entry point: HTTP through Django (static files included, for a room run without a proxy), WebSockets
-through Channels with the session's user, refused unless the Origin is one of ALLOWED_HOSTS."""
+"""ASGI entry point: HTTP through Django (static files by WhiteNoise's middleware, for a room run without a
+proxy), WebSockets through Channels with the session's user, refused unless the Origin is one of the site's
+own (pokerroom.origins)."""
 
 import gc
 import os
@@ -19,15 +20,14 @@ django_asgi_app = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
-from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler  # noqa: E402
 
+from pokerroom.origins import SiteOriginValidator  # noqa: E402
 from pokerroom.routing import websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
-        "http": ASGIStaticFilesHandler(django_asgi_app),
-        "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+        "http": django_asgi_app,
+        "websocket": SiteOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
     }
 )
 

@@ -1,4 +1,5 @@
 import os
+import time
 
 from celery import Celery
 
@@ -14,6 +15,8 @@ app.autodiscover_tasks()
 # decision clock (tables.clock), which sends the timeouts of decisions whose time ran out.
 HEARTBEAT_PREFIX = "room:worker:"
 HEARTBEAT_SECONDS = 5
+# Every worker's last beat (hostname -> unix time), one sorted set: /healthz reads it without scanning keys.
+WORKERS_KEY = "room:workers"
 
 
 def _heartbeat_loop(hostname: str, stop) -> None:
@@ -23,13 +26,19 @@ def _heartbeat_loop(hostname: str, stop) -> None:
     client = redis.Redis.from_url(settings.REDIS_URL, socket_timeout=2, socket_connect_timeout=2)
     while True:
         try:
-            client.set(HEARTBEAT_PREFIX + hostname, "1", ex=HEARTBEAT_SECONDS * 3)
+            now = time.time()
+            with client.pipeline() as pipe:
+                pipe.set(HEARTBEAT_PREFIX + hostname, "1", ex=HEARTBEAT_SECONDS * 3)
+                pipe.zadd(WORKERS_KEY, {hostname: now})
+                pipe.zremrangebyscore(WORKERS_KEY, 0, now - HEARTBEAT_SECONDS * 60)  # long gone
+                pipe.execute()
         except redis.RedisError:
             pass  # Redis is down; /healthz says so, and the next beat tries again
         if stop.wait(HEARTBEAT_SECONDS):
             break
     try:
         client.delete(HEARTBEAT_PREFIX + hostname)
+        client.zrem(WORKERS_KEY, hostname)
     except redis.RedisError:
         pass
 

@@ -3,22 +3,27 @@
 Environment variables:
   DATABASE_URL   postgresql://user:pass@host:port/name (a socket directory may be given percent-encoded as host)
   REDIS_URL      redis://host:port/db — channel layer, Celery broker and results, cache
-  SECRET_KEY     required when DEBUG=0
-  DEBUG          1 (default) or 0
+  SECRET_KEY     default: generated once and kept in var/secret_key (SECRET_KEY_FILE names another file)
+  DEBUG          0 (default) or 1: Django's debug pages, for development only
   ALLOWED_HOSTS  comma-separated, default "localhost,127.0.0.1,[::1]"
   CSRF_TRUSTED_ORIGINS  comma-separated origins (https://poker.example.com) behind a proxy
-  SECURE_SSL     1 when served over HTTPS behind a proxy (default: the opposite of DEBUG)
-  PLAY_CHIPS_WELCOME, PLAY_CHIPS_REFILL_BELOW, DEPOSIT_LIMIT_RAISE_DELAY_DAYS: cashier settings (see cashier)
+  SECURE_SSL     1 when served over HTTPS behind a proxy (default 0)
+  PLAY_CHIPS_WELCOME, PLAY_CHIPS_REFILL_BELOW, DEPOSIT_LIMIT_RAISE_DELAY_DAYS, DEPOSIT_MAX: cashier settings
   WITHDRAWAL_SECOND_APPROVAL_FROM, DEPOSIT_REVIEW_*: staff reviews (docs/staff.md)
 `make run` and `make test` set DATABASE_URL / REDIS_URL to embedded servers when they are not set.
 """
 
 import os
+import warnings
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
 from celery.schedules import crontab
 from django.utils.translation import gettext_lazy as _
+
+from pokerroom.secret import secret_key_ensure
+from pokerroom.site_origins import origins_default
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -34,14 +39,13 @@ def _env_list(name: str, default: str) -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
 
 
-DEBUG = _env_bool("DEBUG", True)
-SECRET_KEY = os.environ.get("SECRET_KEY", "")
-if not SECRET_KEY:
-    if not DEBUG:
-        raise RuntimeError("SECRET_KEY must be set when DEBUG=0")
-    SECRET_KEY = "dev-only-insecure-key-do-not-use-in-production-0123456789abcdefghij"
+# Safe by default (issue 11): debug pages only when asked for with DEBUG=1; without SECRET_KEY a key is
+# generated once and kept in var/secret_key (SECRET_KEY_FILE), the same for every process of the room.
+DEBUG = _env_bool("DEBUG", False)
+SECRET_KEY = os.environ.get("SECRET_KEY", "") or secret_key_ensure()
 
-ALLOWED_HOSTS = _env_list("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1],testserver")
+# `testserver` (Django's test client) is added by the test runner itself, never here.
+ALLOWED_HOSTS = _env_list("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]")
 CSRF_TRUSTED_ORIGINS = _env_list("CSRF_TRUSTED_ORIGINS", "")
 
 DATABASE_URL = os.environ.get("DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/pokerroom")
@@ -57,6 +61,8 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django.contrib.humanize",
     "channels",
+    "csp",  # Content-Security-Policy (CONTENT_SECURITY_POLICY below)
+    "axes",  # login throttling: repeated failures lock out an account and an address (AXES_* below)
     "accounts",
     "cashier",
     "tables",
@@ -66,6 +72,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",  # /static/ with DEBUG off, with or without a proxy
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -73,6 +80,15 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",
+    "pokerroom.headers.NoStoreMiddleware",
+    "axes.middleware.AxesMiddleware",  # last: turns a lockout into the page that explains it
+]
+
+# Logins go through django-axes first: it refuses an account or an address locked out for failing too often.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
 ]
 
 ROOT_URLCONF = "pokerroom.urls"
@@ -107,6 +123,19 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# django-axes: LOGIN_FAILURE_LIMIT failed logins lock out the username, and (separately) the address they came
+# from, for LOGIN_LOCKOUT_MINUTES; the admin's login included. A success resets the account's count.
+# Behind a proxy the address is taken from X-Forwarded-For, PROXY_COUNT hops from the right (pokerroom.addresses).
+AXES_FAILURE_LIMIT = int(os.environ.get("LOGIN_FAILURE_LIMIT", "5"))
+AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("LOGIN_LOCKOUT_MINUTES", "15")))
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "accounts.views.locked_out"  # the page in the player's language (axes has no Italian)
+AXES_CLIENT_IP_CALLABLE = "pokerroom.addresses.client_ip"
+AXES_COOLOFF_MESSAGE = _("Too many failed logins: this account or your address is locked for a while. Try again "
+                         "later, or reset your password.")
+AXES_VERBOSE = False
+PROXY_COUNT = int(os.environ.get("PROXY_COUNT", "0"))
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "lobby"
 LOGOUT_REDIRECT_URL = "lobby"
@@ -122,6 +151,14 @@ USE_TZ = True
 STATIC_URL = "/static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = BASE_DIR / "var" / "staticfiles"
+# WhiteNoise serves the files where they are (static/ and the apps'), read once at start: never a stale
+# copy. A proxy in front serves what `collectstatic` puts in STATIC_ROOT instead (README).
+WHITENOISE_USE_FINDERS = True
+warnings.filterwarnings("ignore", message="No directory at", module="whitenoise.base")  # no collectstatic yet
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
+}
 
 CHANNEL_LAYERS = {
     "default": {
@@ -158,7 +195,8 @@ CELERY_BEAT_SCHEDULE: dict = {
     },
 }
 
-SECURE_SSL = _env_bool("SECURE_SSL", not DEBUG)
+# HTTPS is the operator's to switch on (SECURE_SSL=1 behind an HTTPS proxy): `make run` serves plain HTTP.
+SECURE_SSL = _env_bool("SECURE_SSL", False)
 if SECURE_SSL:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = True
@@ -169,6 +207,36 @@ if SECURE_SSL:
     SECURE_HSTS_PRELOAD = True
     SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
 SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+
+# Content-Security-Policy (django-csp): scripts only from the room's own files, never inline (the pages keep
+# their data in <script type="application/json"> blocks, which are not run); WebSockets to the room itself.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'", "'unsafe-inline'"],  # style attributes set by the table's script
+        "img-src": ["'self'", "data:"],
+        "connect-src": ["'self'"],
+        "font-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    },
+}
+# /healthz gives its details (each service, the workers) to staff and to callers sending this token.
+HEALTHZ_TOKEN = os.environ.get("HEALTHZ_TOKEN", "")
+# Pages never kept by a browser's or a proxy's cache (pokerroom.headers): money and the account.
+NO_STORE_PATH_PREFIXES = ("/cashier/", "/accounts/", "/admin/")
+
+# The pages that may open the room's WebSockets: scheme, host and port (pokerroom.origins). By default each
+# allowed host on PORT over HTTP (`make run`), or on HTTPS behind a proxy with SECURE_SSL, plus
+# CSRF_TRUSTED_ORIGINS. The supervisor sets PORT for its web processes.
+ROOM_ORIGINS = _env_list("ROOM_ORIGINS", "") or origins_default(
+    allowed_hosts=ALLOWED_HOSTS, port=int(os.environ.get("PORT", "8000")), secure=SECURE_SSL,
+    trusted=CSRF_TRUSTED_ORIGINS,
+)
 X_FRAME_OPTIONS = "DENY"
 
 LOGGING = {
@@ -176,13 +244,28 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
-    "loggers": {"django.channels.server": {"level": "WARNING"}},
+    "loggers": {"django.channels.server": {"level": "WARNING"}, "axes": {"level": "WARNING"}},
 }
+
+# Email: the console (the process's log) unless an SMTP server is named. Password resets and email
+# verification links go this way.
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "")
+EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND") or (
+    "django.core.mail.backends.smtp.EmailBackend" if EMAIL_HOST else "django.core.mail.backends.console.EmailBackend"
+)
+EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "587"))
+EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = _env_bool("EMAIL_USE_TLS", EMAIL_PORT == 587)
+EMAIL_USE_SSL = _env_bool("EMAIL_USE_SSL", EMAIL_PORT == 465)
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Poker room <noreply@localhost>")
 
 # The room's own settings (cashier, tables) live next to the code that uses them but are read here, once.
 PLAY_CHIPS_WELCOME = int(os.environ.get("PLAY_CHIPS_WELCOME", "1000000"))
 PLAY_CHIPS_REFILL_BELOW = int(os.environ.get("PLAY_CHIPS_REFILL_BELOW", "100000"))
 DEPOSIT_LIMIT_RAISE_DELAY_DAYS = int(os.environ.get("DEPOSIT_LIMIT_RAISE_DELAY_DAYS", "7"))
+# The most one deposit may be, in cents (EUR 10,000.00 by default), whatever the player's own limits.
+DEPOSIT_MAX = int(os.environ.get("DEPOSIT_MAX", "1000000"))
 CASHIER_PAYMENT_PROVIDER = os.environ.get("CASHIER_PAYMENT_PROVIDER", "cashier.providers.SandboxProvider")
 # A withdrawal of this many cents or more is paid only once two members of staff approved it.
 WITHDRAWAL_SECOND_APPROVAL_FROM = int(os.environ.get("WITHDRAWAL_SECOND_APPROVAL_FROM", "100000"))
@@ -192,3 +275,5 @@ DEPOSIT_REVIEW_FROM = int(os.environ.get("DEPOSIT_REVIEW_FROM", "100000"))
 DEPOSIT_REVIEW_DAY_TOTAL = int(os.environ.get("DEPOSIT_REVIEW_DAY_TOTAL", "200000"))
 DEPOSIT_REVIEW_COUNT_PER_DAY = int(os.environ.get("DEPOSIT_REVIEW_COUNT_PER_DAY", "5"))
 DEPOSIT_REVIEW_FACTOR = int(os.environ.get("DEPOSIT_REVIEW_FACTOR", "5"))
+# Seconds a seat freed at a full table is held for the player on its waiting list it is offered to.
+WAITING_OFFER_SECONDS = int(os.environ.get("WAITING_OFFER_SECONDS", "30"))

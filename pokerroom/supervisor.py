@@ -38,6 +38,7 @@ from typing import NoReturn
 import psutil
 
 from pokerroom.embedded import EmbeddedPostgres, EmbeddedRedis, stop_child, stop_children, wait_for_http
+from pokerroom.secret import secret_key_ensure, secret_key_path
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 PY = sys.executable
@@ -263,6 +264,7 @@ def room_supervise(
         web_port = WebPort(host, port)
         web_port.claim()
         env = prepare()
+        env["PORT"] = str(web_port.port)  # the room's own origins (pokerroom.origins) name this port
         children = children_make(env, web_port, web=web, worker=worker, beat=beat)
         for child in children:
             child.proc = child.start()
@@ -284,10 +286,19 @@ def room_supervise(
         children_stop(children)
 
 
+def secret_prepare(env: Mapping[str, str]) -> None:
+    """Without SECRET_KEY, the key every child will read: generated now (once, kept under var/), before the
+    children start, so that they never race to make it."""
+    if not env.get("SECRET_KEY"):
+        secret_key_ensure()
+        log(f"secret key: {secret_key_path()} (set SECRET_KEY to use another)")
+
+
 def run(host: str, port: int) -> int:
     services = Services(RUN_DIR, for_tests=False)
 
     def prepare() -> dict[str, str]:
+        secret_prepare(os.environ)
         env = services.start(dict(os.environ))
         RUN_DIR.mkdir(parents=True, exist_ok=True)
         URLS_FILE.write_text(f"DATABASE_URL={env['DATABASE_URL']}\nREDIS_URL={env['REDIS_URL']}\n")
@@ -305,7 +316,11 @@ def run(host: str, port: int) -> int:
 
 def serve(host: str, port: int, *, worker: bool, beat: bool) -> int:
     try:
-        return room_supervise(lambda: dict(os.environ), host=host, port=port, worker=worker, beat=beat)
+        def prepare() -> dict[str, str]:
+            secret_prepare(os.environ)
+            return dict(os.environ)
+
+        return room_supervise(prepare, host=host, port=port, worker=worker, beat=beat)
     finally:
         log("stopped")
 

@@ -9,8 +9,10 @@ import hashlib
 import json
 from typing import Any
 
+from django.contrib import messages
 from django.contrib.admin import helpers
 from django.contrib.admin.models import LogEntry
+from django.core.exceptions import ValidationError
 from django.core.serializers.json import DjangoJSONEncoder
 from django.http import HttpResponseRedirect
 from django.utils.translation import gettext as _
@@ -104,10 +106,16 @@ class AuditedModelAdmin:
         return super().log_deletions(request, queryset)
 
     def response_action(self, request, queryset):
+        selected = request.POST.getlist(helpers.ACTION_CHECKBOX_NAME)
+        try:
+            for value in selected:
+                self.model._meta.pk.to_python(value)
+        except ValidationError:  # Django's own filter(pk__in=...) would answer 500
+            self.message_user(request, _("Those items do not exist; nothing was done."), messages.WARNING)
+            return None
         name = _action_name(request)
         if name in (None, "delete_selected"):  # deletions are recorded by log_deletions
             return super().response_action(request, queryset)
-        selected = request.POST.getlist(helpers.ACTION_CHECKBOX_NAME)
         chosen = queryset if request.POST.get("select_across") == "1" else queryset.filter(pk__in=selected)
         before = {obj.pk: object_snapshot(obj) for obj in chosen[:ACTION_SNAPSHOTS_AT_MOST]}
         recorded = staff_actions_recorded()

@@ -27,6 +27,11 @@ ACTION_LABELS = {
     "deposit_flag.review": _("Flagged deposit reviewed"),
     "hand.cards_view": _("Hidden cards of a hand viewed"),
     "rake_schedule.copy": _("Rake schedule copied"),
+    "table.pause": _("Table paused"),
+    "table.resume": _("Table resumed"),
+    "table.message": _("Message sent to a table"),
+    "table.remove_player": _("Player removed from a seat"),
+    "hand.cancel": _("Hand cancelled, bets returned"),
 }
 
 

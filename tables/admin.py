@@ -4,7 +4,8 @@ shown only on request, and each request is written to the audit log (tables.hand
 
 import logging
 
-from django.contrib import admin
+from django import forms
+from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.db.models import Q
@@ -18,13 +19,23 @@ from django.utils.translation import gettext_lazy
 from accounts.audit import staff_action_record
 from accounts.models import User
 from cashier.templatetags.money import format_amount
+from tables import services
 from tables.forms import RakeCapForm, RakeCapFormSet, RakeScheduleAdminForm, TableAdminForm
 from tables.hand_view import hand_cards_reveal, hand_history_public
 from tables.history.selectors import hands_played_by
-from tables.models import ChatLine, ChatMute, Hand, RakeCap, RakeSchedule, Table
+from tables.models import (
+    ChatLine,
+    ChatMute,
+    Hand,
+    RakeCap,
+    RakeSchedule,
+    RemoveReason,
+    Seat,
+    Table,
+    WaitingEntry,
+)
 from tables.payout import admin as payout_admin  # noqa: F401 - registers the payout statistics' admin
 from tables.selectors import seat_stacks, table_faults, table_seats
-from tables.services import bots_seat
 
 log = logging.getLogger(__name__)
 
@@ -142,10 +153,181 @@ class TableAdmin(admin.ModelAdmin):
     def faults(self, obj):
         return " ".join(table_faults(table=obj)) or _("None")
 
+    # --- table controls (pause, message, remove a player, cancel the hand): tables.services, audited there ---
+
+    change_form_template = "admin/tables/table/change_form.html"
+
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        table = self.get_object(request, object_id)
+        extra = {}
+        if table is not None:
+            stacks = seat_stacks(table=table)
+            extra["controls"] = {
+                "hand": services.hand_running(table=table),
+                "seated": [{"seat": seat, "stack": stacks.get(seat.number, 0)}
+                           for seat in table_seats(table=table) if seat.user_id is not None],
+            }
+        return super().change_view(request, object_id, form_url, {**extra, **(extra_context or {})})
+
+    def get_urls(self):
+        view = self.admin_site.admin_view
+        return [
+            path("<int:pk>/pause/", view(self.pause_view), name="tables_table_pause"),
+            path("<int:pk>/resume/", view(self.resume_view), name="tables_table_resume"),
+            path("<int:pk>/message/", view(self.message_view), name="tables_table_message"),
+            path("<int:pk>/remove/<int:seat>/", view(self.remove_view), name="tables_table_remove"),
+            path("<int:pk>/cancel-hand/", view(self.cancel_hand_view), name="tables_table_cancel_hand"),
+            *super().get_urls(),
+        ]
+
+    def _table_for_change(self, request, pk) -> Table:
+        table = get_object_or_404(Table, pk=pk)
+        if not self.has_change_permission(request, table):
+            raise PermissionDenied
+        return table
+
+    def _control(self, request, table, *, title, explanation, form, run):
+        """A control's confirmation page (GET) and, confirmed with a valid form (POST), `run(cleaned_data)`:
+        a refusal from the table is shown as an error and nothing changes."""
+        if request.method == "POST" and request.POST.get("confirm") and form.is_valid():
+            try:
+                done = run(form.cleaned_data)
+            except services.TableError as refused:
+                self.message_user(request, refused.message, level=messages.ERROR)
+            else:
+                self.message_user(request, done)
+            return redirect("admin:tables_table_change", table.pk)
+        return TemplateResponse(request, "admin/tables/table/confirm.html", {
+            **self.admin_site.each_context(request), "opts": self.model._meta, "original": table,
+            "title": title, "explanation": explanation, "form": form,
+        })
+
+    def pause_view(self, request, pk):
+        table = self._table_for_change(request, pk)
+        return self._control(
+            request, table, title=_("Pause %(table)s") % {"table": table.name},
+            explanation=_("The hand in play finishes; no new hand is dealt until you resume. The players read "
+                          "your notice."),
+            form=NoticeForm(request.POST or None, required=False),
+            run=lambda data: (services.table_pause(table_id=table.pk, staff_user=request.user,
+                                                   notice=data["text"]), _("The table is paused."))[1],
+        )
+
+    def resume_view(self, request, pk):
+        table = self._table_for_change(request, pk)
+        return self._control(
+            request, table, title=_("Resume %(table)s") % {"table": table.name},
+            explanation=_("Hands are dealt again as soon as players are ready."),
+            form=forms.Form(request.POST or None),
+            run=lambda data: (services.table_resume(table_id=table.pk, staff_user=request.user),
+                              _("The table deals again."))[1],
+        )
+
+    def message_view(self, request, pk):
+        table = self._table_for_change(request, pk)
+        return self._control(
+            request, table, title=_("Message %(table)s") % {"table": table.name},
+            explanation=_("Everyone at the table and watching it reads this in the table's log."),
+            form=NoticeForm(request.POST or None, required=True),
+            run=lambda data: (services.table_message(table_id=table.pk, staff_user=request.user, text=data["text"]),
+                              _("Message sent."))[1],
+        )
+
+    def remove_view(self, request, pk, seat):
+        table = self._table_for_change(request, pk)
+        row = Seat.objects.filter(table=table, number=seat, user__isnull=False).select_related("user").first()
+        if row is None:
+            self.message_user(request, _("Nobody sits at seat %(seat)d.") % {"seat": seat}, level=messages.WARNING)
+            return redirect("admin:tables_table_change", table.pk)
+
+        def run(data):
+            when = services.seat_remove(table_id=table.pk, seat_number=seat, reason=RemoveReason.STAFF,
+                                        user_id=row.user_id, staff_user=request.user, note=data["note"])
+            if when == "after_hand":
+                return _("%(name)s leaves the table when the hand in play ends; the stack then goes back to the "
+                         "wallet.") % {"name": row.user.username}
+            if when == "now":
+                return _("%(name)s is removed; the stack is back in the wallet.") % {"name": row.user.username}
+            return _("Nothing to do: the seat changed meanwhile.")
+
+        return self._control(
+            request, table,
+            title=_("Remove %(name)s from seat %(seat)d") % {"name": row.user.username, "seat": seat},
+            explanation=_("The player is cashed out to the wallet: at once if not in the hand in play, else when "
+                          "it ends. They are told, and the seat is offered to the waiting list."),
+            form=ReasonForm(request.POST or None), run=run,
+        )
+
+    def cancel_hand_view(self, request, pk):
+        table = self._table_for_change(request, pk)
+        hand = services.hand_running(table=table)
+        if hand is None:
+            self.message_user(request, _("No hand is in play at this table."), level=messages.WARNING)
+            return redirect("admin:tables_table_change", table.pk)
+        return self._control(
+            request, table, title=_("Cancel hand #%(number)d") % {"number": hand.number},
+            explanation=_("Every chip put into this hand goes back to the player who put it in, no rake is taken, "
+                          "and the hand is recorded as cancelled."),
+            form=ReasonForm(request.POST or None),
+            run=lambda data: (services.hand_cancel(table_id=table.pk, staff_user=request.user, note=data["note"]),
+                              _("The hand is cancelled; every bet went back."))[1],
+        )
+
+
+def hand_cancelled_record(*, hand: Hand) -> dict:
+    """What a cancelled hand's page shows: who cancelled it and why, the actions taken before, and what went
+    back to each player (seats from 1, as the table shows them)."""
+    result = hand.result or {}
+    names = {str(int(seat) + 1): player["name"] for seat, player in hand.players.items()}
+    actions = []
+    for action in hand.actions:
+        seat = str(action["seat"] + 1)
+        amount = action.get("amount")
+        shown = format_amount(amount, hand.table.currency) if amount else ""
+        actions.append(f"{names.get(seat, seat)}: {action['action']} {shown}".strip())
+    return {
+        "by": result.get("cancelled_by", ""),
+        "note": result.get("note", ""),
+        "board": " ".join(result.get("board", [])),
+        "actions": actions,
+        "returned": [(seat, names.get(seat, seat), format_amount(amount, hand.table.currency))
+                     for seat, amount in sorted(result.get("returned", {}).items(), key=lambda i: int(i[0]))],
+    }
+
+
+class NoticeForm(forms.Form):
+    text = forms.CharField(label=gettext_lazy("Message to the players"), max_length=services.MAX_NOTICE_CHARS,
+                           widget=forms.Textarea(attrs={"rows": 3}))
+
+    def __init__(self, *args, required: bool = True, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["text"].required = required
+
+
+class ReasonForm(forms.Form):
+    note = forms.CharField(label=gettext_lazy("Reason (for the audit log)"), max_length=500, required=False,
+                           widget=forms.Textarea(attrs={"rows": 2}))
+
+
+@admin.register(WaitingEntry)
+class WaitingEntryAdmin(admin.ModelAdmin):
+    """The waiting lists, read-only (players join and leave them; offers run by themselves)."""
+
+    list_display = ("table", "user", "joined_at", "offered_seat", "offer_expires_at")
+    list_filter = (("table", admin.RelatedOnlyFieldListFilter),)
+    search_fields = ("table__name", "user__username", "user__email")
+    list_select_related = ("table", "user")
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
 
 def _bots_seat_now(table_id: int) -> None:
     try:
-        bots_seat(table_id=table_id)
+        services.bots_seat(table_id=table_id)
     except Exception:  # noqa: BLE001 - the table is saved; a bot that cannot sit is logged, never a 500
         log.exception("house bots could not sit at table %s", table_id)
 
@@ -244,6 +426,8 @@ class HandAdmin(admin.ModelAdmin):
     def change_view(self, request, object_id, form_url="", extra_context=None):
         hand = self.get_object(request, object_id)
         extra = {"history": hand_history_public(hand=hand)} if hand is not None else {}
+        if hand is not None and hand.status == Hand.Status.CANCELLED:
+            extra["cancelled"] = hand_cancelled_record(hand=hand)
         return super().change_view(request, object_id, form_url, {**extra, **(extra_context or {})})
 
     def get_urls(self):

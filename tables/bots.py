@@ -105,5 +105,6 @@ def bots_top_up(*, table, seats: list, stacks: dict[int, int]) -> bool:
         topped_up = True
         if seat.status == Seat.Status.SITTING_OUT:
             seat.status = Seat.Status.ACTIVE
-            seat.save(update_fields=["status"])
+            seat.sat_out_at = None
+            seat.save(update_fields=["status", "sat_out_at"])
     return topped_up

@@ -39,6 +39,18 @@ def table_group(table_id: int) -> str:
     return f"table-{table_id}"
 
 
+def user_group(user_id: int) -> str:
+    """Every connection of one logged-in player (lobby and tables): what is for them alone, such as a seat
+    offered from a waiting list or being removed from a seat."""
+    return f"user-{user_id}"
+
+
+def user_send_on_commit(*, user_id: int, message: dict) -> None:
+    """Send `message` to every connection of one player once the transaction commits (not numbered: it is no
+    table's message)."""
+    transaction.on_commit(lambda: group_send(user_group(user_id), message))
+
+
 def table_take_seqs(*, table_id: int, count: int = 1) -> int:
     """Reserve `count` message numbers; returns the first. The caller's transaction holds the row. Any view
     of the table this process held is dropped: the change that takes these numbers may not be in it."""

@@ -22,7 +22,7 @@ from django.utils.translation import gettext_noop
 
 from cashier.errors import CashierError
 from tables import held, presence, protocol, services
-from tables.broadcast import LOBBY_GROUP, table_group
+from tables.broadcast import LOBBY_GROUP, table_group, user_group
 from tables.models import Table
 from tables.selectors import chat_recent, table_list_open
 from tables.state import for_viewer, table_snapshot_now
@@ -77,6 +77,68 @@ RATE_BURST = 20
 FLOOD_CLOSE_AFTER = 10  # refused messages in a row before the connection is closed
 CLOSE_FLOOD = 4429
 CLOSE_NO_TABLE = 4404
+CLOSE_TOO_MANY = 4409
+# One player's connections to one table, counted over every web process (in Redis): a few tabs or devices,
+# not 60 connections multiplying the per-connection rate limit.
+CONNECTIONS_PER_USER_AND_TABLE = 4
+CONNECTION_TTL = 6 * 3600  # a connection a crashed process never released stops counting after this
+# What one player may ask of the room (actions, chat, seats: every message past the parser but `sync`) over
+# all their connections in this process, every table together; and chat lines alone.
+USER_RATE_PER_SECOND, USER_RATE_BURST = 20, 60
+CHAT_RATE_PER_SECOND, CHAT_RATE_BURST = 0.5, 5
+
+_user_limiters: dict[tuple[int, str, int], protocol.RateLimiter] = {}
+
+
+def user_limiter(user_id: int, kind: str) -> protocol.RateLimiter:
+    """The token bucket that every connection of `user_id` in this process (and event loop) shares."""
+    key = (id(asyncio.get_running_loop()), kind, user_id)
+    limiter = _user_limiters.get(key)
+    if limiter is None:
+        if len(_user_limiters) > 50_000:
+            _user_limiters.clear()  # a fresh bucket is a full one: at worst a burst more for everyone
+        rate, burst = (CHAT_RATE_PER_SECOND, CHAT_RATE_BURST) if kind == "chat" else (USER_RATE_PER_SECOND,
+                                                                                      USER_RATE_BURST)
+        limiter = _user_limiters[key] = protocol.RateLimiter(rate=rate, burst=burst, clock=time.monotonic)
+    return limiter
+
+
+_redis_clients: dict[int, object] = {}
+
+
+def _redis():
+    """An asyncio Redis client for this event loop (the room's REDIS_URL)."""
+    import redis.asyncio as redis_asyncio
+    from django.conf import settings
+
+    key = id(asyncio.get_running_loop())
+    client = _redis_clients.get(key)
+    if client is None:
+        client = _redis_clients[key] = redis_asyncio.Redis.from_url(settings.REDIS_URL)
+    return client
+
+
+def _connections_key(user_id: int, table_id: int) -> str:
+    return f"room:ws:{table_id}:{user_id}"
+
+
+async def connection_claim(user_id: int, table_id: int, channel_name: str) -> bool:
+    """Count this connection among the player's at the table; False (and not counted) past the cap."""
+    key, now = _connections_key(user_id, table_id), time.time()
+    async with _redis().pipeline(transaction=True) as pipe:
+        pipe.zremrangebyscore(key, 0, now - CONNECTION_TTL)
+        pipe.zadd(key, {channel_name: now})
+        pipe.zcard(key)
+        pipe.expire(key, CONNECTION_TTL)
+        count = (await pipe.execute())[2]
+    if count > CONNECTIONS_PER_USER_AND_TABLE:
+        await _redis().zrem(key, channel_name)
+        return False
+    return True
+
+
+async def connection_release(user_id: int, table_id: int, channel_name: str) -> None:
+    await _redis().zrem(_connections_key(user_id, table_id), channel_name)
 
 
 class RoomConsumer(AsyncWebsocketConsumer):
@@ -97,17 +159,88 @@ class RoomConsumer(AsyncWebsocketConsumer):
         await self.send(text_data=orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode())
 
 
+    @property
+    def authenticated(self) -> bool:
+        user = self.scope.get("user")
+        return bool(user is not None and user.is_authenticated)
+
+    async def player_group_join(self) -> None:
+        """A logged-in player's connections hear what is for them alone (a seat offered, a seat taken away)."""
+        if self.authenticated:
+            self.player_group = user_group(self.scope["user"].id)
+            await self.channel_layer.group_add(self.player_group, self.channel_name)
+
+    async def player_group_leave(self) -> None:
+        if getattr(self, "player_group", None):
+            await self.channel_layer.group_discard(self.player_group, self.channel_name)
+
+
+def _waiting_call(message, *, table_id: int, user, language: str) -> dict:
+    with translation.override(language):
+        if isinstance(message, protocol.WaitingJoin):
+            return services.waiting_join(table_id=table_id, user=user)
+        return services.waiting_leave(table_id=table_id, user=user)
+
+
 class LobbyConsumer(RoomConsumer):
+    """The lobby's list of tables, live; a logged-in player may also join and leave waiting lists from here
+    and hears of the seats offered to them."""
+
     async def connect(self) -> None:
+        self.language = language_of(self.scope)
         await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
+        await self.player_group_join()
         await self.accept()
         await self.send_json({"type": "tables", "tables": await db_call(table_list_open)()})
+        if self.authenticated:  # the lists this player is on, so the lobby shows them after a reload
+            for waiting in await db_call(_waiting_lists_of)(self.scope["user"]):
+                await self.send_json(waiting)
 
     async def disconnect(self, code: int) -> None:
         await self.channel_layer.group_discard(LOBBY_GROUP, self.channel_name)
+        await self.player_group_leave()
 
     async def receive(self, text_data=None, bytes_data=None) -> None:
-        pass  # the lobby only listens
+        """Only `waiting_join` and `waiting_leave` (with `table`); anything else is ignored."""
+        try:
+            with translation.override(self.language):
+                message = protocol.parse_client_message(text_data if text_data is not None else bytes_data)
+        except protocol.ProtocolError:
+            return
+        if not isinstance(message, protocol.WaitingJoin | protocol.WaitingLeave):
+            return
+        with translation.override(self.language):
+            if not self.authenticated:
+                await self.send_json({"type": "error", "code": "login_required",
+                                      "message": translation.gettext("Log in to join a waiting list.")})
+                return
+            if message.table is None:
+                await self.send_json({"type": "error", "code": "missing_field",
+                                      "message": translation.gettext("Say which table.")})
+                return
+        try:
+            await db_call(_waiting_call)(message, table_id=message.table, user=self.scope["user"],
+                                         language=self.language)
+        except services.TableError as refused:
+            await self.send_json({"type": "error", "code": refused.code, "message": refused.message,
+                                  "table": message.table})
+
+
+def _waiting_of(table_id: int, user) -> dict | None:
+    """Where a player connecting to a table stands on its waiting list, if they are on it."""
+    from tables.models import WaitingEntry
+
+    if not WaitingEntry.objects.filter(table_id=table_id, user=user).exists():
+        return None
+    return services.waiting_position(table=Table.objects.get(pk=table_id), user=user)
+
+
+def _waiting_lists_of(user) -> list[dict]:
+    """Where a player stands on every waiting list they are on (`waiting` messages)."""
+    from tables.models import WaitingEntry
+
+    entries = WaitingEntry.objects.filter(user=user).select_related("table")
+    return [services.waiting_position(table=entry.table, user=user) for entry in entries]
 
 
 def language_of(scope: dict) -> str:
@@ -144,11 +277,21 @@ class TableConsumer(RoomConsumer):
         self.limiter = protocol.RateLimiter(rate=RATE_PER_SECOND, burst=RATE_BURST, clock=time.monotonic)
         self.refused_in_row = 0
         self.language = language_of(self.scope)
+        self.counted = False
         exists = await db_call(Table.objects.filter(pk=self.table_id).exists)()
         if not exists:
             await self.close(code=CLOSE_NO_TABLE)
             return
+        if self.authenticated:
+            if not await connection_claim(self.user.pk, self.table_id, self.channel_name):
+                await self.accept()
+                await self.send_error("too_many_connections", self.translated(gettext_noop(
+                    "This table is already open in too many of your windows: close one and try again.")))
+                await self.close(code=CLOSE_TOO_MANY)
+                return
+            self.counted = True
         await self.channel_layer.group_add(table_group(self.table_id), self.channel_name)
+        await self.player_group_join()
         await self.accept()
         if self.authenticated:  # counted present (a seat marked disconnected is cleared) before the first state
             self.present = True
@@ -156,6 +299,10 @@ class TableConsumer(RoomConsumer):
                                                       channel=self.channel_name)
         await self.send_fresh_state()
         await self.send_json({"type": "chat_history", "lines": await db_call(chat_recent)(table_id=self.table_id)})
+        if self.authenticated:
+            waiting = await db_call(_waiting_of)(self.table_id, self.user)
+            if waiting is not None:
+                await self.send_json(waiting)
 
     async def disconnect(self, code: int) -> None:
         if hasattr(self, "table_id"):
@@ -163,6 +310,10 @@ class TableConsumer(RoomConsumer):
         if getattr(self, "present", False):
             await db_call(presence.connection_closed)(table_id=self.table_id, user=self.user,
                                                       channel=self.channel_name)
+        if getattr(self, "counted", False):
+            self.counted = False
+            await connection_release(self.user.pk, self.table_id, self.channel_name)
+        await self.player_group_leave()
 
     @property
     def authenticated(self) -> bool:
@@ -233,6 +384,13 @@ class TableConsumer(RoomConsumer):
                 "login_required", self.translated(gettext_noop("Log in to play; spectators may only watch."))
             )
             return
+        if not user_limiter(self.user.pk, "all").allow():  # over all of this player's connections
+            await self.send_error("rate_limited", self.translated(gettext_noop("Too many messages: slow down.")))
+            return
+        if isinstance(message, protocol.Chat) and not user_limiter(self.user.pk, "chat").allow():
+            await self.send_error("rate_limited", self.translated(gettext_noop(
+                "You are chatting too fast: wait a few seconds.")))
+            return
         try:
             async with _table_turn(self.table_id):
                 await db_call(self.dispatch_message)(message)
@@ -274,3 +432,7 @@ class TableConsumer(RoomConsumer):
                                       straddle=message.straddle, run_twice=message.run_twice)
             case protocol.Chat():
                 services.table_chat(table_id=table_id, user=user, text=message.text)
+            case protocol.WaitingJoin():
+                services.waiting_join(table_id=table_id, user=user)
+            case protocol.WaitingLeave():
+                services.waiting_leave(table_id=table_id, user=user)

@@ -57,3 +57,9 @@ def deal_later(table_id: int, *, delay: float) -> None:
 def bot_later(hand_id: int, action_no: int, *, delay: float) -> None:
     """After commit: a worker has the house bot to act on decision `action_no` of the hand act in `delay` s."""
     transaction.on_commit(lambda: clock.later("bot", (hand_id, action_no), delay=delay))
+
+
+def tell_player(*, user_id: int, message: dict) -> None:
+    """After commit: `message` to every connection of one player (lobby and tables), unnumbered: a seat offered
+    from a waiting list, being removed from a seat, their place on a list."""
+    broadcast.user_send_on_commit(user_id=user_id, message=message)

@@ -119,17 +119,32 @@ class TableAdminForm(forms.ModelForm):
             "time_bank_max_seconds",
             "time_bank_refill_seconds",
             "time_bank_refill_hands",
+            "sit_out_limit_seconds",
+            "bust_limit_seconds",
             "bots_allowed",
             "is_open",
         )
 
+    # Left empty, the seat limits take their defaults (10 minutes sitting out, 2 minutes to buy back), and so
+    # do the time bank's refill settings (the fields' help says them).
+    SEAT_LIMITS = ("sit_out_limit_seconds", "bust_limit_seconds")
     TIME_BANK_REFILL_FIELDS = ("time_bank_max_seconds", "time_bank_refill_seconds", "time_bank_refill_hands")
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        for name in self.TIME_BANK_REFILL_FIELDS:  # left empty: the room's default (the field's help says it)
+        for name in (*self.SEAT_LIMITS, *self.TIME_BANK_REFILL_FIELDS):
             if name in self.fields:
                 self.fields[name].required = False
+
+    def clean_sit_out_limit_seconds(self):
+        return self._seat_limit("sit_out_limit_seconds")
+
+    def clean_bust_limit_seconds(self):
+        return self._seat_limit("bust_limit_seconds")
+
+    def _seat_limit(self, name: str) -> int:
+        value = self.cleaned_data.get(name)
+        return Table._meta.get_field(name).default if value is None else value
 
     def clean(self):
         data = super().clean()

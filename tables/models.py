@@ -2,6 +2,7 @@ from django.contrib.postgres.indexes import GinIndex
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from cashier.models import EUR_SESSION_CAP, Currency  # the cashier's; the table code may name them from here
@@ -133,8 +134,29 @@ class Table(models.Model):
         _("time bank refill every (hands)"), default=10, validators=[MinValueValidator(1), MaxValueValidator(1000)],
         help_text=_("Every this many hands the table deals, the time bank of each player dealt in is refilled."),
     )
+    sit_out_limit_seconds = models.PositiveIntegerField(
+        _("sitting out at most (seconds)"), default=600, validators=[MinValueValidator(1), MaxValueValidator(86400)],
+        help_text=_("A player sitting out longer loses the seat (after the hand in play); the stack goes back to "
+                    "the wallet."),
+    )
+    bust_limit_seconds = models.PositiveIntegerField(
+        _("busted, buy back within (seconds)"), default=120,
+        validators=[MinValueValidator(1), MaxValueValidator(86400)],
+        help_text=_("A player left with no chips who does not buy back within this time loses the seat."),
+    )
     bots_allowed = models.BooleanField(_("house bots may sit"), default=False)
     is_open = models.BooleanField(_("open"), default=True)
+    paused = models.BooleanField(
+        _("paused"), default=False, editable=False,
+        help_text="no new hand is dealt (the hand in play finishes); staff pause and resume from the table's page",
+    )
+    pause_notice = models.CharField(_("pause notice"), max_length=300, blank=True, default="", editable=False)
+    waiting_count = models.PositiveIntegerField(
+        default=0, editable=False, help_text="players on the waiting list (kept with the list, under the table's lock)"
+    )
+    bots_made_room = models.PositiveSmallIntegerField(
+        default=0, editable=False, help_text="house bots that left to make room for people, who come back later"
+    )
     seq = models.BigIntegerField(default=0, editable=False, help_text="number of the last message the table sent")
     hands_dealt = models.PositiveIntegerField(default=0, editable=False)
     positions = models.JSONField(
@@ -311,6 +333,11 @@ class Seat(models.Model):
     leave_after_hand = models.BooleanField(default=False)
     timeouts_in_row = models.PositiveSmallIntegerField(default=0)
     time_bank_ms = models.PositiveIntegerField(default=0)
+    # When the player last began sitting out (None while they play): the seat comes free after the table's
+    # limits (tables.services.seats_expired_release).
+    sat_out_at = models.DateTimeField(null=True, blank=True)
+    # Why the seat is taken from its player when the hand in play ends (RemoveReason), "" if it is not.
+    remove_reason = models.CharField(max_length=16, blank=True, default="")
 
     class Meta:
         verbose_name = _("seat")
@@ -325,6 +352,42 @@ class Seat(models.Model):
 
     def __str__(self) -> str:
         return f"{self.table} #{self.number}"
+
+
+class RemoveReason(models.TextChoices):
+    """Why a player's seat was taken from them (they are told, in the table's log and by an event)."""
+
+    SAT_OUT = "sat_out", _("sitting out too long")
+    BUSTED = "busted", _("no chips and no buy-back")
+    STAFF = "staff", _("removed by the staff")
+    MAKE_ROOM = "make_room", _("a house bot making room")
+
+
+class WaitingEntry(models.Model):
+    """A player on a full table's waiting list. When a seat comes free, the first entry not yet offered one
+    gets `offered_seat` until `offer_expires_at`: only they may take that seat meanwhile. An offer not taken
+    in time takes the player off the list and goes to the next."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="waiting")
+    user = models.ForeignKey("accounts.User", on_delete=models.CASCADE, related_name="waiting_lists")
+    joined_at = models.DateTimeField(default=timezone.now)
+    offered_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    offer_expires_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("waiting list entry")
+        verbose_name_plural = _("waiting lists")
+        ordering = ("table", "joined_at", "id")
+        constraints = [
+            models.UniqueConstraint(fields=("table", "user"), name="waiting_once_per_table"),
+            models.UniqueConstraint(
+                fields=("table", "offered_seat"), condition=models.Q(offered_seat__isnull=False),
+                name="waiting_one_offer_per_seat",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} waiting: {self.user}"
 
 
 class Hand(models.Model):
@@ -388,6 +451,8 @@ class ChatLine(models.Model):
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="chat_lines")
     user = models.ForeignKey("accounts.User", on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
     name = models.CharField(_("player"), max_length=150)
+    bot = models.BooleanField(default=False)
+    seat = models.PositiveSmallIntegerField(_("seat"), null=True, blank=True)
     text = models.CharField(_("text"), max_length=300)
     created_at = models.DateTimeField(_("written at"), auto_now_add=True)
 

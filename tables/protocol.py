@@ -81,7 +81,19 @@ class Sync:
     pass
 
 
-ClientMessage = Join | Act | SitOut | SitIn | TopUp | Leave | Options | Chat | Sync
+@dataclass(frozen=True)
+class WaitingJoin:
+    """Join a full table's waiting list: at a table, that table; in the lobby, `table`."""
+
+    table: int | None
+
+
+@dataclass(frozen=True)
+class WaitingLeave:
+    table: int | None
+
+
+ClientMessage = Join | Act | SitOut | SitIn | TopUp | Leave | Options | Chat | Sync | WaitingJoin | WaitingLeave
 
 
 def _integer(data: dict, name: str, *, required: bool = True, minimum: int = 0) -> int | None:
@@ -168,6 +180,10 @@ def parse_client_message(raw: str | bytes | None) -> ClientMessage:
         return Chat(text=text.strip())
     if kind == "sync":
         return Sync()
+    if kind == "waiting_join":
+        return WaitingJoin(table=_integer(data, "table", required=False, minimum=1))
+    if kind == "waiting_leave":
+        return WaitingLeave(table=_integer(data, "table", required=False, minimum=1))
     raise ProtocolError("unknown_type", _("Unknown message type."))
 
 

@@ -97,6 +97,9 @@ def table_as_json(*, table: Table, players: int, bots: int) -> dict:
             "start_seconds": table.time_bank_seconds, "max_seconds": table.time_bank_max_seconds,
             "refill_seconds": table.time_bank_refill_seconds, "refill_every_hands": table.time_bank_refill_hands,
         },
+        "waiting": table.waiting_count,
+        "paused": table.paused,
+        "pause_notice": table.pause_notice if table.paused else "",
     }
 
 

@@ -16,13 +16,16 @@ import json
 import logging
 from datetime import timedelta
 
+from django.conf import settings
 from django.db import connection, transaction
-from django.db.models import Count, Exists, OuterRef, Q
-from django.utils import timezone
+from django.db.models import Count, Exists, F, OuterRef, Q
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
+from accounts.audit import staff_action_record
 from cashier import selectors as cashier_selectors
 from cashier import services as cashier
+from cashier.models import SeatSession
 from cashier.templatetags.money import format_amount
 from tables import effects, held
 from tables.bots import BOTS_PER_TABLE, bot_choose, bot_users, bots_top_up
@@ -33,7 +36,7 @@ from tables.engine.hand import Hand as EngineHand
 from tables.engine.positions import MissedBlinds, NotEnoughPlayers, Positions, SeatState, plan_hand
 from tables.hand_names import shown_hand_names
 from tables.held import hand_engine, hand_engine_keep
-from tables.models import ChatLine, ChatMute, Hand, Seat, Table
+from tables.models import ChatLine, ChatMute, Hand, RemoveReason, Seat, Table, WaitingEntry
 from tables.selectors import (
     hand_running,
     rake_schedule_for,
@@ -89,7 +92,8 @@ def seat_take(*, table_id: int, user, seat_number: int | None, buy_in: int, post
         if _seat_of(table=table, user=user) is not None:
             raise TableError("already_seated", _("You already have a seat at this table."))
         seats = Seat.objects.select_for_update().filter(table=table).order_by("number")
-        free = [s for s in seats if s.user_id is None]
+        reserved = _seats_offered_to_others(table=table, user=user)
+        free = [s for s in seats if s.user_id is None and s.number not in reserved]
         if seat_number is None:
             if not free:
                 raise TableError("table_full", _("The table is full."))
@@ -100,7 +104,11 @@ def seat_take(*, table_id: int, user, seat_number: int | None, buy_in: int, post
                 raise TableError("bad_seat", _("There is no such seat at this table."))
             if seat.user_id is not None:
                 raise TableError("seat_taken", _("This seat is taken."))
+            if seat.number in reserved:
+                raise TableError("seat_reserved", _("This seat is offered to a player on the waiting list."))
         cashier.seat_buy_in(user=user, table=table, seat_number=seat.number, amount=buy_in)
+        if table.waiting_count:
+            _waiting_entry_remove(table=table, user=user)  # seated: off the list (their offer taken)
         _seat_reset(seat)
         seat.user = user
         seat.status = Seat.Status.WAITING_BB
@@ -128,6 +136,7 @@ def seat_leave(*, table_id: int, user) -> None:
             _after_seat_change(table=table, event="seat", data={"seat": seat.number, "leaving": True})
             return
         _seat_release(table=table, seat=seat)
+        _seats_freed(table=table)
         _after_seat_change(table=table, event="seat", data={"seat": seat.number, "player": None})
 
 
@@ -148,6 +157,8 @@ def _seat_reset(seat: Seat) -> None:
     seat.timeouts_in_row = 0
     seat.time_bank_ms = 0
     seat.disconnected = False
+    seat.sat_out_at = None
+    seat.remove_reason = ""
 
 
 def _seat_empty(seat: Seat) -> None:
@@ -162,6 +173,7 @@ def seat_sit_out(*, table_id: int, user) -> None:
         if hand_running(table=table) is None:
             seat.status = Seat.Status.SITTING_OUT
             seat.sit_out_next = False
+            seat.sat_out_at = seat.sat_out_at or timezone.now()
         else:
             seat.sit_out_next = True
         seat.save()
@@ -180,6 +192,7 @@ def seat_sit_in(*, table_id: int, user, post: str) -> None:
         if seat.status == Seat.Status.SITTING_OUT:
             owes = seat.is_new or seat.missed_big or seat.missed_small
             seat.status = Seat.Status.WAITING_BB if owes else Seat.Status.ACTIVE
+        seat.sat_out_at = None
         seat.post_now = post == "now"
         seat.save()
         _after_seat_change(table=table, event="seat", data={"seat": seat.number, "sitting_out": False}, seats=seats,
@@ -220,19 +233,26 @@ def seat_top_up(*, table_id: int, user, amount: int) -> None:
 
 
 def table_chat(*, table_id: int, user, text: str) -> ChatLine:
-    """A line of chat: kept (whoever joins later sees the last lines) and sent to everyone at the table.
-    Refused to a player staff have muted."""
+    """A chat line from a player seated at the table (spectators read only), sent with its author as the
+    server knows them: `player` {name, bot} and `seat`, never a name the text could fake. Kept, so that whoever
+    joins or reloads sees the last lines (selectors.chat_recent); refused to a player staff have muted."""
     with transaction.atomic():
         table = table_lock(table_id=table_id)
+        seat = _seat_of(table=table, user=user)
+        if seat is None:
+            raise TableError("not_seated", _("Only the players seated at this table can chat; spectators read."))
         if ChatMute.objects.filter(user=user).exists():
             raise TableError("muted", _("Staff have muted you in the chat: your messages are not sent."))
-        line = ChatLine.objects.create(table=table, user=user, name=user.username, text=text)
+        line = ChatLine.objects.create(table=table, user=user, name=user.username, bot=user.is_bot,
+                                       seat=seat.number, text=text)
         effects.event(table_id=table.id, event="chat", data=chat_line_json(line))
         return line
 
 
 def chat_line_json(line: ChatLine) -> dict:
-    return {"player": line.name, "text": line.text, "at": line.created_at.isoformat()}
+    """A kept chat line as the `chat` event and `chat_history` carry it."""
+    return {"player": {"name": line.name, "bot": line.bot}, "seat": line.seat, "text": line.text,
+            "at": line.created_at.isoformat()}
 
 
 def seat_connection(*, table_id: int, user, connected: bool, still_gone=None) -> bool:
@@ -307,7 +327,7 @@ def hand_deal(*, table_id: int) -> Hand | None:
     """Deal the next hand if none is in play and at least two players are ready. Locks the table."""
     with transaction.atomic():
         table = table_lock(table_id=table_id, with_rake_schedule=True)
-        if not table.is_open:
+        if not table.is_open or table.paused:
             return None
         # The table's last hand: still running (the running hand is always the last), or ended moments ago.
         last = Hand.objects.filter(table=table).order_by("-number").only("status", "ended_at").first()
@@ -325,7 +345,8 @@ def hand_deal(*, table_id: int) -> Hand | None:
         for number, seat in seats.items():
             if stacks[number] < table.big_blind and seat.status != Seat.Status.SITTING_OUT:
                 seat.status = Seat.Status.SITTING_OUT
-                seat.save(update_fields=["status"])
+                seat.sat_out_at = seat.sat_out_at or timezone.now()
+                seat.save(update_fields=["status", "sat_out_at"])
         if not any(not seat.user.is_bot and seat.status != Seat.Status.SITTING_OUT for seat in seats.values()):
             return None  # house bots play with people, never only among themselves
         states = {number: _seat_state(seat) for number, seat in seats.items()}
@@ -603,21 +624,27 @@ def _finish_on_view(*, view: held.TableView, state: EngineHand, events, action: 
 
 def _winner_choice(*, table: Table, user, hand_id: int, action_no: int, action: str) -> None:
     """The uncontested winner of the table's last hand shows (or mucks) before the next deal. The money is
-    already settled; the hand's log, the cards shown and the public openings change. Caller holds the lock."""
+    already settled; the hand's log, the cards shown and the public openings change. Caller holds the lock.
+
+    Only the player (the user, not whoever sits in that chair now) who won the hand, still seated, and only
+    while it is the table's latest hand: once the next hand is dealt a finished hand's record never changes."""
     hand = Hand.objects.filter(pk=hand_id, table=table, status=Hand.Status.COMPLETE).first()
     seat = _seat_of(table=table, user=user)
     if hand is None or seat is None or hand.action_no != action_no:
         raise TableError("stale", _("That hand is over."))
+    if Hand.objects.filter(table=table, number__gt=hand.number).exists():
+        raise TableError("stale", _("That hand is over."))
+    own = next((int(s) for s, player in hand.players.items() if player.get("user") == user.id), None)
     state = hand_engine(hand=hand, table=table)
-    if state.winner_may_show != seat.number - 1:
+    if own is None or state.winner_may_show != own or own != seat.number - 1:
         _remember(hand.id, state)
         raise TableError("stale", _("That hand is over."))
     try:
-        events = state.act(Action(seat=seat.number - 1, kind=action))
+        events = state.act(Action(seat=own, kind=action))
     except IllegalAction as refused:
         raise TableError(refused.code, _refusal_text(refused, state=state, table=table)) from None
     transaction.on_commit(lambda: _remember(hand.id, state))
-    hand.actions = [*hand.actions, {"seat": seat.number - 1, "action": action}]
+    hand.actions = [*hand.actions, {"seat": own, "action": action}]
     hand.result = {
         **hand.result,
         "shown": {str(s + 1): cards for s, cards in state.shown_cards().items()},
@@ -691,8 +718,9 @@ def _after_hand_change(
     their users) and `stacks` (seat number -> chips between hands), when the caller holds them current, save
     the snapshot its two queries."""
     public = _hand_moved_on(table=table, hand=hand, state=state, events=events)
+    seat_events: list[dict] = []
     if state.is_over:  # the end moves seats and stacks: the snapshot gets them as they are after it
-        seats, stacks = _hand_finish(table=table, hand=hand, state=state)
+        seats, stacks, seat_events = _hand_finish(table=table, hand=hand, state=state)
     else:
         if hand.pk is None:
             hand.save()
@@ -703,6 +731,7 @@ def _after_hand_change(
     for event in public:
         if event["event"] == "hand_ended":
             event.update(hand_summary(hand=hand))
+    public.extend(seat_events)  # players removed as the hand ended, after its end
     # A hand is shown while it runs, and after it while its uncontested winner may still choose to show.
     shown = not state.is_over or state.winner_may_show is not None
     current = {} if seats is None else {"seats": seats, "stacks": stacks}
@@ -795,9 +824,11 @@ def hand_openings_for(*, hand: Hand, user) -> list[dict]:
     return [opening.to_json() for opening in fairness.open_positions(secret=secret, positions=positions)]
 
 
-def _hand_finish(*, table: Table, hand: Hand, state: EngineHand) -> tuple[list[Seat], dict[int, int]]:
+def _hand_finish(
+    *, table: Table, hand: Hand, state: EngineHand
+) -> tuple[list[Seat], dict[int, int], list[dict]]:
     """Settle the finished hand, store its result and carry out what players asked for during it; returns the
-    table's seats (with their users) and stacks as they are now."""
+    table's seats (with their users) and stacks as they are now, and the events of the seats it freed."""
     settlement = state.settlement
     start = {int(k): v for k, v in hand.config["stacks"].items()}
     final = dict(settlement.finishing_stacks)
@@ -824,25 +855,41 @@ def _hand_finish(*, table: Table, hand: Hand, state: EngineHand) -> tuple[list[S
     return _seats_after_hand(table=table)
 
 
-def _seats_after_hand(*, table: Table) -> tuple[list[Seat], dict[int, int]]:
-    """Carry out what players asked for during the hand: leave, sit out; cash out the self-excluded; bots buy
-    back. Returns the table's seats and stacks as they are after it (three reads, whatever happens)."""
+def _seats_after_hand(*, table: Table) -> tuple[list[Seat], dict[int, int], list[dict]]:
+    """Carry out what players asked for during the hand: leave, sit out; cash out the self-excluded and those
+    the room removes (sat out too long, busted, staff); bots buy back, and one makes room for people who wait.
+    Returns the table's seats and stacks as they are after it (three reads when no seat comes free), and the
+    events telling who was removed."""
     seats = table_seats(table=table)
     stacks = seat_stacks(table=table)
     bots_top_up(table=table, seats=seats, stacks=stacks)
     excluded = {session.seat_number for session in cashier_selectors.seats_to_cash_out_after_hand(table=table)}
+    events: list[dict] = []
+    freed = False
+    now = timezone.now()
     for seat in seats:
         if seat.user_id is None:
             continue
         if seat.leave_after_hand or seat.number in excluded:
+            reason, user = seat.remove_reason, seat.user
             _seat_release(table=table, seat=seat)
             stacks.pop(seat.number, None)  # cashed out: the seat session is closed
+            freed = True
+            events.append(_seat_removed_event(table=table, number=seat.number, user=user, reason=reason))
         elif seat.sit_out_next or (stacks.get(seat.number, 0) < table.big_blind and seat.status != Seat.Status.SITTING_OUT):
             # asked to sit out, or broke: out until they top up and sit in (they see it as the hand ends)
             seat.status = Seat.Status.SITTING_OUT
             seat.sit_out_next = False
-            seat.save(update_fields=["status", "sit_out_next"])
-    return seats, stacks
+            seat.sat_out_at = seat.sat_out_at or now
+            seat.save(update_fields=["status", "sit_out_next", "sat_out_at"])
+    if table.bots_allowed and any(s.user_id is not None and s.user.is_bot for s in seats):
+        made_room = _bot_make_room(table=table, seats=seats, stacks=stacks)
+        if made_room is not None:
+            events.append(made_room)
+            freed = True
+    if freed:
+        _seats_freed(table=table)
+    return seats, stacks, events
 
 
 def hand_timeout(*, hand_id: int, action_no: int) -> bool:
@@ -892,7 +939,7 @@ def tables_idle() -> list[int]:
     """Open tables with no hand in play and at least two seated players: the sweep offers them a deal."""
     running = Hand.objects.filter(table=OuterRef("pk"), status=Hand.Status.RUNNING)
     return list(
-        Table.objects.filter(is_open=True)
+        Table.objects.filter(is_open=True, paused=False)
         .annotate(
             seated=Count("seat_set", filter=Q(seat_set__user__isnull=False)),
             people=Count(
@@ -971,5 +1018,425 @@ def hook_seat_release(session):
         seat = Seat.objects.filter(table=table, number=session.seat_number, user_id=session.user_id).first()
         if seat is not None:
             _seat_empty(seat)
+            _seats_freed(table=table)
             _after_seat_change(table=table, event="seat", data={"seat": seat.number, "player": None})
         return closed
+
+
+# --- seats coming free: removal, waiting lists, house bots making room (docs/tables.md) ----------------------
+
+def _offer_seconds() -> int:
+    """How long a seat offered from the waiting list is held for its player (settings.WAITING_OFFER_SECONDS)."""
+    return int(getattr(settings, "WAITING_OFFER_SECONDS", 30))
+
+
+def _user_tell(*, user, message: dict) -> None:
+    """After commit, to every connection of `user` (lobby and tables): a message for them alone."""
+    effects.tell_player(user_id=user.id, message=message)
+
+
+def _in_language(user, text_fn):
+    """`text_fn()` translated into the player's own language (their profile's, else the room's)."""
+    with translation.override(getattr(user, "preferred_language", "") or settings.LANGUAGE_CODE):
+        return str(text_fn())
+
+
+def _removed_text(reason: str, table: Table) -> str:
+    if reason == RemoveReason.SAT_OUT:
+        return _("You sat out too long at %(table)s: your seat is free again and your chips are back in your "
+                 "wallet.") % {"table": table.name}
+    if reason == RemoveReason.BUSTED:
+        return _("You did not buy back at %(table)s in time: your seat is free again.") % {"table": table.name}
+    if reason == RemoveReason.STAFF:
+        return _("The staff removed you from %(table)s: your chips are back in your wallet.") % {"table": table.name}
+    return _("You left %(table)s: your chips are back in your wallet.") % {"table": table.name}
+
+
+def _seat_removed_event(*, table: Table, number: int, user, reason: str) -> dict:
+    """The public event of seat `number` freed as its player left; when the room removed them (`reason`, a
+    RemoveReason), it names them and why, and they are told on every connection of theirs."""
+    event = {"event": "seat", "seat": number, "player": None}
+    if reason:
+        event.update(removed=reason, name=user.username)
+        if not user.is_bot:
+            _user_tell(user=user, message={
+                "type": "removed", "table": table.id, "table_name": table.name, "seat": number, "reason": reason,
+                "message": _in_language(user, lambda: _removed_text(reason, table)),
+            })
+    return event
+
+
+def _seat_expiry(*, table: Table, seat: Seat, stack: int, now) -> str:
+    """Why the room takes `seat` from its player now (RemoveReason), or "": sitting out with no chips past the
+    table's buy-back limit, or sitting out at all past its sit-out limit."""
+    if seat.user_id is None or seat.status != Seat.Status.SITTING_OUT or seat.sat_out_at is None:
+        return ""
+    away = (now - seat.sat_out_at).total_seconds()
+    if stack <= 0 and away >= table.bust_limit_seconds:
+        return RemoveReason.BUSTED
+    if away >= table.sit_out_limit_seconds:
+        return RemoveReason.SAT_OUT
+    return ""
+
+
+def seats_expired(*, now=None) -> list[tuple[int, int, int, str]]:
+    """Seats whose players the room removes now (`_seat_expiry`): (table id, seat number, user id, reason).
+    Seats sitting out with no start recorded (from before the rule) start their clock here."""
+    now = now or timezone.now()
+    Seat.objects.filter(status=Seat.Status.SITTING_OUT, user__isnull=False, sat_out_at__isnull=True).update(
+        sat_out_at=now)
+    seats = list(Seat.objects.filter(status=Seat.Status.SITTING_OUT, user__isnull=False).select_related("table"))
+    if not seats:
+        return []
+    stacks = {
+        (table_id, number): balance for table_id, number, balance in SeatSession.objects.filter(
+            table_id__in={s.table_id for s in seats}, closed_at__isnull=True
+        ).values_list("table_id", "seat_number", "account__balance")
+    }
+    expired = []
+    for seat in seats:
+        reason = _seat_expiry(table=seat.table, seat=seat, stack=stacks.get((seat.table_id, seat.number), 0), now=now)
+        if reason:
+            expired.append((seat.table_id, seat.number, seat.user_id, reason))
+    return expired
+
+
+def seat_remove(
+    *, table_id: int, seat_number: int, reason: str, user_id: int | None = None, staff_user=None, note: str = ""
+) -> str:
+    """Take the player off seat `seat_number` and cash their stack out to the wallet (the cashier's ordinary
+    cash-out): at once if they are not dealt into the hand in play, else when it ends. They are told (the
+    table's log, and an event to their own connections) and the seat is offered to the waiting list.
+
+    `reason` is a RemoveReason. For the room's own limits (sat out, busted) the limit is checked again here,
+    under the table's lock; `user_id`, when given, must still be the seat's player. `staff_user`: the member of
+    staff who asked, recorded in the audit log with `note`. Returns "now", "after_hand", or "" when nothing
+    was done (an empty seat, another player, a limit no longer passed). Locks the table."""
+    with transaction.atomic():
+        table = table_lock(table_id=table_id)
+        seat = Seat.objects.select_related("user").filter(table=table, number=seat_number).first()
+        if seat is None or seat.user_id is None or (user_id is not None and seat.user_id != user_id):
+            return ""
+        if reason in (RemoveReason.SAT_OUT, RemoveReason.BUSTED):
+            stack = seat_stacks(table=table).get(seat.number, 0)
+            if _seat_expiry(table=table, seat=seat, stack=stack, now=timezone.now()) != reason:
+                return ""
+        hand = hand_running(table=table)
+        after_hand = hand is not None and str(seat.number - 1) in hand.players
+        if staff_user is not None:
+            staff_action_record(
+                actor=staff_user, action="table.remove_player", target=table, player=seat.user,
+                before={"seat": seat.number, "player": seat.user.username},
+                after={"seat": seat.number, "player": None, "when": "after_hand" if after_hand else "now"},
+                note=note,
+            )
+        if after_hand:
+            seat.leave_after_hand = True
+            seat.remove_reason = reason
+            seat.save(update_fields=["leave_after_hand", "remove_reason"])
+            _after_seat_change(table=table, event="seat", data={"seat": seat.number, "leaving": True}, lobby=False)
+            return "after_hand"
+        user = seat.user
+        _seat_release(table=table, seat=seat)
+        event = _seat_removed_event(table=table, number=seat.number, user=user, reason=reason)
+        _seats_freed(table=table)
+        _after_seat_change(table=table, event="seat", data={k: v for k, v in event.items() if k != "event"})
+        return "now"
+
+
+def seats_expired_release(*, now=None) -> int:
+    """The sweep's part: remove every player past the table's sit-out or buy-back limit (`seat_remove`, which
+    checks the limit again under the table's lock). One table's failure is logged and never stops the others.
+    Returns how many seats were freed or will be once their hand ends."""
+    done = 0
+    for table_id, number, user_id, reason in seats_expired(now=now):
+        try:
+            if seat_remove(table_id=table_id, seat_number=number, reason=reason, user_id=user_id):
+                done += 1
+        except Exception:  # noqa: BLE001 - logged with its traceback; the other tables go on
+            log.exception("sweep: removing seat %s of table %s failed", number, table_id)
+    return done
+
+
+# The waiting list.
+
+
+def _seats_offered_to_others(*, table: Table, user) -> set[int]:
+    """Seats of `table` held for another player on its waiting list (an offer not yet expired)."""
+    if not table.waiting_count:
+        return set()
+    return set(
+        WaitingEntry.objects.filter(table=table, offered_seat__isnull=False, offer_expires_at__gt=timezone.now())
+        .exclude(user=user).values_list("offered_seat", flat=True)
+    )
+
+
+def _waiting_recount(*, table: Table) -> None:
+    table.waiting_count = WaitingEntry.objects.filter(table=table).count()
+    table.save(update_fields=["waiting_count"])
+
+
+def _waiting_entry_remove(*, table: Table, user) -> WaitingEntry | None:
+    entry = WaitingEntry.objects.filter(table=table, user=user).first()
+    if entry is not None:
+        entry.delete()
+        _waiting_recount(table=table)
+        _waiting_offer(table=table)  # a seat they were offered and did not take goes to the next
+        _waiting_changed(table=table)
+    return entry
+
+
+def _waiting_offer(*, table: Table) -> None:
+    """Offer each free seat that nobody holds to the first players on the list not offered one yet, for
+    WAITING_OFFER_SECONDS (30); each is told on their own connections. Caller holds the table's lock."""
+    if not table.waiting_count:
+        return
+    now = timezone.now()
+    seconds = _offer_seconds()
+    entries = list(WaitingEntry.objects.filter(table=table).select_related("user").order_by("joined_at", "id"))
+    offered = {e.offered_seat for e in entries if e.offered_seat is not None}
+    free = [
+        n for n in Seat.objects.filter(table=table, user__isnull=True, number__lte=table.seats)
+        .order_by("number").values_list("number", flat=True)
+        if n not in offered
+    ]
+    for number, entry in zip(free, [e for e in entries if e.offered_seat is None], strict=False):
+        entry.offered_seat = number
+        entry.offer_expires_at = now + timedelta(seconds=seconds)
+        entry.save(update_fields=["offered_seat", "offer_expires_at"])
+        _user_tell(user=entry.user, message={
+            "type": "seat_offer", "table": table.id, "table_name": table.name, "seat": number,
+            "seconds": seconds, "expires_at": entry.offer_expires_at.isoformat(),
+            "min_buy_in": table.min_buy_in, "max_buy_in": table.effective_max_buy_in,
+        })
+
+
+def _seats_freed(*, table: Table) -> None:
+    """Seats of `table` came free: the waiting list is offered them. Caller holds the table's lock."""
+    if table.waiting_count:
+        _waiting_offer(table=table)
+
+
+def _waiting_changed(*, table: Table) -> None:
+    """The list's length changed: the table's watchers and the lobby hear of it after commit."""
+    effects.publish(table_id=table.id, events=[{"event": "waiting", "count": table.waiting_count}], table=table)
+    effects.lobby_changed()
+
+
+def waiting_position(*, table: Table, user) -> dict:
+    """Where `user` stands on `table`'s list: `position` (from 1; None when not on it), `count`, and the seat
+    offered to them with when the offer ends."""
+    entries = list(WaitingEntry.objects.filter(table=table).order_by("joined_at", "id"))
+    mine = next((i for i, e in enumerate(entries) if e.user_id == user.id), None)
+    entry = entries[mine] if mine is not None else None
+    return {
+        "type": "waiting", "table": table.id, "table_name": table.name, "count": len(entries),
+        "position": None if mine is None else mine + 1,
+        "offered_seat": entry.offered_seat if entry is not None else None,
+        "expires_at": entry.offer_expires_at.isoformat() if entry is not None and entry.offer_expires_at else None,
+    }
+
+
+def waiting_join(*, table_id: int, user) -> dict:
+    """Put `user` on the waiting list of a full table (joining twice changes nothing). Refused when they sit
+    there or a seat is free for them. At a practice table a house bot makes room. Returns `waiting_position`;
+    the player is also told on their connections. Locks the table."""
+    with transaction.atomic():
+        table = table_lock(table_id=table_id)
+        if not table.is_open:
+            raise TableError("table_closed", _("This table is closed."))
+        if getattr(user, "is_bot", False):
+            raise TableError("no_bots", _("House bots do not wait for seats."))
+        if _seat_of(table=table, user=user) is not None:
+            raise TableError("already_seated", _("You already have a seat at this table."))
+        if not WaitingEntry.objects.filter(table=table, user=user).exists():
+            reserved = _seats_offered_to_others(table=table, user=user)
+            free = Seat.objects.filter(table=table, user__isnull=True, number__lte=table.seats).exclude(
+                number__in=reserved)
+            if free.exists():
+                raise TableError("seat_free", _("A seat is free at this table: sit down."))
+            WaitingEntry.objects.create(table=table, user=user)
+            _waiting_recount(table=table)
+            _waiting_changed(table=table)
+            _bot_make_room_between_hands(table=table)
+        position = waiting_position(table=table, user=user)
+        _user_tell(user=user, message=position)
+        return position
+
+
+def waiting_leave(*, table_id: int, user) -> dict:
+    """Take `user` off the table's waiting list (a seat offered to them goes to the next). Locks the table."""
+    with transaction.atomic():
+        table = table_lock(table_id=table_id)
+        if _waiting_entry_remove(table=table, user=user) is None:
+            raise TableError("not_waiting", _("You are not on this table's waiting list."))
+        position = waiting_position(table=table, user=user)
+        _user_tell(user=user, message=position)
+        return position
+
+
+def waiting_offers_expire(*, now=None) -> int:
+    """The sweep's part: offers not taken in time take their players off the list, and each seat goes to the
+    next. Returns how many offers ended."""
+    now = now or timezone.now()
+    ended = 0
+    for table_id in set(WaitingEntry.objects.filter(offer_expires_at__lt=now).values_list("table_id", flat=True)):
+        try:
+            with transaction.atomic():
+                table = table_lock(table_id=table_id)
+                expired = list(WaitingEntry.objects.filter(table=table, offer_expires_at__lt=now).select_related("user"))
+                for entry in expired:
+                    entry.delete()
+                    _user_tell(user=entry.user, message={
+                        "type": "seat_offer_expired", "table": table.id, "table_name": table.name,
+                        "seat": entry.offered_seat,
+                        "message": _in_language(entry.user, lambda t=table: _(
+                            "The seat offered to you at %(table)s went to the next player.") % {"table": t.name}),
+                    })
+                    ended += 1
+                _waiting_recount(table=table)
+                _waiting_offer(table=table)
+                _waiting_changed(table=table)
+        except Exception:  # noqa: BLE001 - logged; the other tables go on
+            log.exception("sweep: the waiting list of table %s failed", table_id)
+    return ended
+
+
+# House bots making room, and coming back.
+
+
+def _bot_make_room(*, table: Table, seats: list[Seat], stacks: dict[int, int]) -> dict | None:
+    """At a practice table where more people wait than seats are free, or no seat is free, one house bot not
+    in a hand leaves (cashed out as anyone). Returns its seat event, or None. Caller holds the table's lock;
+    `seats` and `stacks` are the table's now and are updated."""
+    free = sum(1 for s in seats if s.user_id is None and s.number <= table.seats)
+    if not (table.waiting_count > free or free == 0):
+        return None
+    bot = next((s for s in reversed(seats) if s.user_id is not None and s.user.is_bot), None)
+    if bot is None:
+        return None
+    user, number = bot.user, bot.number
+    _seat_release(table=table, seat=bot)
+    stacks.pop(number, None)
+    table.bots_made_room += 1
+    table.save(update_fields=["bots_made_room"])
+    return _seat_removed_event(table=table, number=number, user=user, reason=RemoveReason.MAKE_ROOM)
+
+
+def _bot_make_room_between_hands(*, table: Table) -> None:
+    """As `_bot_make_room`, now, if no hand is in play (else the hand's end does it). Caller holds the lock."""
+    if not table.bots_allowed or hand_running(table=table) is not None:
+        return
+    seats = table_seats(table=table)
+    if not any(s.user_id is not None and s.user.is_bot for s in seats):
+        return
+    stacks = seat_stacks(table=table)
+    event = _bot_make_room(table=table, seats=seats, stacks=stacks)
+    if event is not None:
+        _seats_freed(table=table)
+        _after_seat_change(table=table, event="seat", data={k: v for k, v in event.items() if k != "event"},
+                           seats=seats, stacks=stacks)
+
+
+def tables_bots_return() -> int:
+    """The sweep's part: house bots that left a practice table to make room come back once nobody waits and
+    at least two seats are free (one stays free for a person), so a newcomer alone still finds a game."""
+    back = 0
+    for table in Table.objects.filter(is_open=True, paused=False, bots_allowed=True, bots_made_room__gt=0,
+                                      waiting_count=0):
+        try:
+            seated = Seat.objects.filter(table=table, user__is_bot=True).count()
+            added = bots_seat(table_id=table.id, count=seated + table.bots_made_room)
+        except Exception:  # noqa: BLE001 - logged; the other tables go on
+            log.exception("sweep: house bots could not come back to table %s", table.id)
+            continue
+        if added:
+            Table.objects.filter(pk=table.pk, bots_made_room__gte=added).update(
+                bots_made_room=F("bots_made_room") - added)
+            back += added
+    return back
+
+
+# --- staff's table controls (the table's admin page; each written to the audit log) -------------------------
+
+MAX_NOTICE_CHARS = 300
+
+
+def _notice_clean(text: str) -> str:
+    text = (text or "").strip()
+    if len(text) > MAX_NOTICE_CHARS:
+        raise TableError("too_large", _("A message has at most %(n)d characters.") % {"n": MAX_NOTICE_CHARS})
+    return text
+
+
+def table_pause(*, table_id: int, staff_user, notice: str) -> Table:
+    """Stop dealing at the table: the hand in play finishes, no new one is dealt until staff resume it. The
+    players read `notice` (an announcement, and the table's state carries it). Locks the table."""
+    notice = _notice_clean(notice)
+    with transaction.atomic():
+        table = table_lock(table_id=table_id)
+        before = {"paused": table.paused, "pause_notice": table.pause_notice}
+        table.paused, table.pause_notice = True, notice
+        table.save(update_fields=["paused", "pause_notice"])
+        staff_action_record(actor=staff_user, action="table.pause", target=table, before=before,
+                            after={"paused": True, "pause_notice": notice}, note=notice)
+        effects.publish(table_id=table.id, events=[{"event": "paused", "paused": True, "text": notice}], table=table)
+        effects.lobby_changed()
+        return table
+
+
+def table_resume(*, table_id: int, staff_user) -> Table:
+    """Deal again at a paused table. Locks the table."""
+    with transaction.atomic():
+        table = table_lock(table_id=table_id)
+        before = {"paused": table.paused, "pause_notice": table.pause_notice}
+        table.paused, table.pause_notice = False, ""
+        table.save(update_fields=["paused", "pause_notice"])
+        staff_action_record(actor=staff_user, action="table.resume", target=table, before=before,
+                            after={"paused": False, "pause_notice": ""})
+        _after_seat_change(table=table, event="paused", data={"paused": False, "text": ""})
+        return table
+
+
+def table_message(*, table_id: int, staff_user, text: str) -> int:
+    """A message from the staff to everyone at the table (an `announcement`). Returns its seq. Locks the table."""
+    text = _notice_clean(text)
+    if not text:
+        raise TableError("bad_value", _("A message needs some text."))
+    with transaction.atomic():
+        table = table_lock(table_id=table_id)
+        staff_action_record(actor=staff_user, action="table.message", target=table, after={"text": text}, note=text)
+        return effects.event(table_id=table.id, event="announcement", data={"text": text, "from": "staff"})
+
+
+def hand_cancel(*, table_id: int, staff_user, note: str = "") -> Hand:
+    """Cancel the hand in play: every chip its players put in goes back to them, and the hand is marked
+    cancelled. Nothing is booked: a hand moves money in the ledger only when it is settled at its end, so each
+    seat's account still holds the stack it was dealt with. What each put in is recorded (`result.returned`,
+    seats from 1) with who cancelled it; the players' requests (leave, sit out) are carried out as at any
+    hand's end. Locks the table."""
+    with transaction.atomic():
+        table = table_lock(table_id=table_id, with_rake_schedule=True)
+        hand = hand_running(table=table)
+        if hand is None:
+            raise TableError("no_hand", _("No hand is in play at this table."))
+        state = hand_engine(hand=hand, table=table)
+        start = {int(seat): stack for seat, stack in hand.config["stacks"].items()}
+        returned = {str(seat + 1): start[seat] - state.stacks.get(seat, 0) for seat in sorted(start)}
+        hand.status = Hand.Status.CANCELLED
+        hand.to_act = None
+        hand.deadline = None
+        hand.ended_at = timezone.now()
+        hand.result = {"cancelled": True, "returned": returned, "board": state.board,
+                       "cancelled_by": staff_user.username, "note": note, "pots": [], "rake": 0}
+        hand.save(update_fields=["status", "to_act", "deadline", "ended_at", "result"])
+        staff_action_record(actor=staff_user, action="hand.cancel", target=hand, before={"status": "running"},
+                            after={"status": "cancelled", "returned": returned}, note=note)
+        seats, stacks, seat_events = _seats_after_hand(table=table)
+        event = {"event": "hand_cancelled", "hand_id": hand.id, "number": hand.number, "returned": returned,
+                 "stacks": {str(number): stack for number, stack in stacks.items()}}
+        effects.publish(table_id=table.id, events=[event, *seat_events], table=table, hand=None, state=None,
+                        seats=seats, stacks=stacks)
+        effects.lobby_changed()
+        effects.deal_later(table.id, delay=DEAL_PAUSE_SECONDS)
+        return hand

@@ -6,12 +6,14 @@ two private parts each consumer adds for its own player: their hole cards and, o
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from django.db import transaction
 from django.utils import timezone
 
 from tables import held
 from tables.engine.hand import Hand as EngineHand
-from tables.models import Hand, Seat, Table
+from tables.models import Hand, Seat, Table, WaitingEntry
 from tables.selectors import hand_running, seat_stacks, table_as_json, table_seats
 
 
@@ -28,6 +30,25 @@ def _seat_status(seat: Seat, state: EngineHand | None, in_hand: bool) -> str:
     return seat.status
 
 
+def _seats_reserved(table: Table) -> set[int]:
+    """Empty seats held for a player on the waiting list (read only when the table has a list)."""
+    if not table.waiting_count:
+        return set()
+    return set(
+        WaitingEntry.objects.filter(table=table, offered_seat__isnull=False, offer_expires_at__gt=timezone.now())
+        .values_list("offered_seat", flat=True)
+    )
+
+
+def _kept_until(table: Table, seat: Seat, stack: int) -> str | None:
+    """When a player sitting out loses the seat unless they sit in (or, with no chips, buy back): ISO 8601,
+    None for everyone else (the room's limits: tables.services.seats_expired_release)."""
+    if seat.user_id is None or seat.status != Seat.Status.SITTING_OUT or seat.sat_out_at is None:
+        return None
+    limit = table.bust_limit_seconds if stack <= 0 else table.sit_out_limit_seconds
+    return (seat.sat_out_at + timedelta(seconds=limit)).isoformat()
+
+
 def table_snapshot(
     *, table: Table, hand: Hand | None, state: EngineHand | None, seats: list[Seat] | None = None,
     stacks: dict[int, int] | None = None,
@@ -38,6 +59,7 @@ def table_snapshot(
         seats = table_seats(table=table)
     wallet_stacks = seat_stacks(table=table) if stacks is None else stacks
     shown = state.shown_cards() if state is not None else {}
+    reserved = _seats_reserved(table)
     players = hand.players if hand is not None else {}
     seat_rows = []
     for seat in seats:
@@ -61,6 +83,8 @@ def table_snapshot(
                 "sitting_out_next": seat.sit_out_next,
                 "leaving": seat.leave_after_hand,
                 "disconnected": bool(seat.user_id) and seat.disconnected,
+                "kept_until": _kept_until(table, seat, stack),
+                "reserved": seat.user_id is None and seat.number in reserved,
                 "_options": {"auto_muck": seat.auto_muck, "straddle": seat.straddle, "run_twice": seat.run_twice},
             }
         )

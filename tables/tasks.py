@@ -40,7 +40,8 @@ def bot_act_task(hand_id: int, action_no: int) -> bool:
 
 @shared_task
 def tables_sweep() -> dict:
-    """Every few seconds (beat): act on decisions whose timer was lost with a worker, deal at idle tables.
+    """Every few seconds (beat): act on decisions whose timer was lost with a worker, deal at idle tables, free
+    the seats of players past the tables' limits, move waiting lists on, bring house bots back.
     One table's failure is logged and never keeps the sweep from the others."""
     failed = 0
     overdue = services.hands_overdue()
@@ -57,7 +58,13 @@ def tables_sweep() -> dict:
         except Exception:  # noqa: BLE001 - as above
             log.exception("sweep: the deal at table %s failed", table_id)
             failed += 1
-    return {"overdue": len(overdue), "idle": len(idle), "failed": failed}
+    # Seats come free: players past the sit-out or buy-back limits, offers from waiting lists not taken in
+    # time; house bots that made room come back. Each logs its own tables' failures and goes on.
+    removed = services.seats_expired_release()
+    offers_ended = services.waiting_offers_expire()
+    bots_back = services.tables_bots_return()
+    return {"overdue": len(overdue), "idle": len(idle), "failed": failed, "removed": removed,
+            "offers_ended": offers_ended, "bots_back": bots_back}
 
 
 @shared_task

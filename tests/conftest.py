@@ -14,6 +14,13 @@ import pytest
 from tests.live import Room, database_url_for
 
 
+@pytest.fixture(autouse=True)
+def testserver_origin(settings):
+    """Django's test client and Channels' communicator speak as http://testserver: one of the site's
+    origins in tests only (pokerroom.origins)."""
+    settings.ROOM_ORIGINS = [*settings.ROOM_ORIGINS, "http://testserver"]
+
+
 @pytest.fixture
 def room_env(transactional_db, settings, backends_ended_at_the_end) -> dict[str, str]:
     """The environment a room process needs to share this test's database and Redis."""
@@ -22,7 +29,7 @@ def room_env(transactional_db, settings, backends_ended_at_the_end) -> dict[str,
     env = dict(os.environ)
     env["DATABASE_URL"] = database_url_for(connection.settings_dict)
     env["REDIS_URL"] = settings.REDIS_URL
-    env["DEBUG"] = "1"
+    env["DEBUG"] = "0"  # as `make run` and production run
     env.setdefault("LOG_LEVEL", "INFO")
     return env
 

@@ -42,14 +42,16 @@ def new_key() -> str:
     return uuid.uuid4().hex
 
 
-def player_create(*, bot: bool = False, verified: bool = False, welcome: bool = True):
+def player_create(*, bot: bool = False, verified: bool = False, welcome: bool = True, email_verified: bool = True):
     """A player (or a house bot) with a unique name; with `welcome`, a player gets the welcome play chips and a
-    bot 1,000,000 play chips from the issuer. `verified`: their identity checked (withdrawals need it)."""
+    bot 1,000,000 play chips from the issuer. `verified`: their identity checked (withdrawals need it);
+    `email_verified`: their email confirmed by the link (euro deposits need it; bots have none)."""
     user = get_user_model().objects.create_user(
         username=f"{'bot' if bot else 'p'}{next(_names)}-{uuid.uuid4().hex[:5]}",
         password="pw-Secret-123",
         is_bot=bot,
         identity_verified_at=timezone.now() if verified else None,
+        email_verified_at=timezone.now() if email_verified and not bot else None,
     )
     if welcome and bot:
         cashier.bot_wallet_fund(bot=user, amount=1_000_000)

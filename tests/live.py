@@ -93,7 +93,7 @@ class Room:
                 str(self.port),
                 "pokerroom.asgi:application",
             ],
-            self.env,
+            {**self.env, "PORT": str(self.port)},  # the room's own origin names its port (pokerroom.origins)
         )
         self.processes.append(proc)
         try:
@@ -157,7 +157,13 @@ def sign_up(page, base: str, name: str) -> None:
     page.fill("#id_email", f"{name}@example.com")
     page.fill("#id_password1", "a-Long-pass-123")
     page.fill("#id_password2", "a-Long-pass-123")
-    page.click("button[type=submit]")
+    page.fill("#id_date_of_birth", "1990-04-01")
+    page.click("main button[type=submit]")
+    page.wait_for_selector("text=Check your email")  # not logged in before coming back with the password
+    page.goto(f"{base}/accounts/login/")
+    page.fill("#id_username", name)
+    page.fill("#id_password", "a-Long-pass-123")
+    page.click("main button[type=submit]")
     page.wait_for_url(f"{base}/")
 
 

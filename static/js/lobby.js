@@ -13,6 +13,7 @@ const FALLBACK = {
   chips: "{amount} chips", count: "{shown} of {total} tables", live: "Live", reconnecting: "Reconnecting…",
   open_table: "Open table {name}", who_sits: "Who sits at {name}", nobody_sits: "Nobody is sitting at this table.",
   preview_failed: "The players could not be read: try again.", sitting_out: "sitting out", bot: "BOT", seat_n: "Seat {n}",
+  wait: "Wait", wait_title: "Join the waiting list of {name}", unwait: "Leave list", unwait_title: "Leave the waiting list of {name}", waiting_you: "You are {position} of {count} on the list of {name}.", offer: "Seat {seat} at {name} is yours for {n} s.", offer_take: "Take it",
 };
 const FILTERS_KEY = "lobby-filters";
 const SORT_KEY = "lobby-sort";
@@ -87,6 +88,9 @@ class Lobby {
     this.attempt = 0;
     this.serverOrder = this.rows().map((row) => row.dataset.tableId);
     this.previews = new Map(); // table id -> its preview row, while open
+    this.authenticated = table.dataset.authenticated === "true";
+    this.waitingOn = new Map(); // table id -> this player's `waiting` message, while on that table's list
+    this.notice = document.getElementById("lobby-notice");
     this.restoreFilters();
     this.fillStakes();
     this.sort = this.restoreSort();
@@ -104,6 +108,12 @@ class Lobby {
       this.form.addEventListener("submit", (ev) => ev.preventDefault());
     }
     this.tbody.addEventListener("click", (ev) => {
+      const wait = ev.target.closest("button.wait-toggle");
+      if (wait) {
+        const id = Number(wait.closest("tr[data-table-id]").dataset.tableId);
+        this.send({ type: this.waitingOn.has(String(id)) ? "waiting_leave" : "waiting_join", table: id });
+        return;
+      }
       const toggle = ev.target.closest("button.seat-count");
       if (toggle) {
         this.togglePreview(toggle.closest("tr[data-table-id]"));
@@ -149,8 +159,42 @@ class Lobby {
         return;
       }
       if (msg && msg.type === "tables" && Array.isArray(msg.tables)) this.update(msg.tables);
+      else if (msg && ["waiting", "seat_offer", "seat_offer_expired", "removed", "error"].includes(msg.type)) this.onPersonal(msg);
     };
+    this.ws = ws;
     ws.onclose = () => this.retry();
+  }
+
+  send(message) {
+    if (this.ws && this.ws.readyState === 1) this.ws.send(JSON.stringify(message));
+  }
+
+  /** What the server sends this player alone: their place on a waiting list, a seat offered, an error. */
+  onPersonal(msg) {
+    const id = String(msg.table ?? "");
+    if (msg.type === "waiting") {
+      if (msg.position) this.waitingOn.set(id, msg);
+      else this.waitingOn.delete(id);
+      this.say(msg.position ? this.t("waiting_you", { ...msg, name: msg.table_name }) : "");
+    } else if (msg.type === "seat_offer") {
+      const link = document.createElement("a");
+      link.className = "button primary";
+      link.id = "lobby-offer-take";
+      link.href = tableUrl(msg.table);
+      link.textContent = this.t("offer_take");
+      this.say(this.t("offer", { seat: msg.seat, name: msg.table_name, n: msg.seconds }), link);
+    } else {
+      if (msg.type !== "error") this.waitingOn.delete(id);
+      this.say(msg.message || "");
+    }
+    const row = this.tbody.querySelector(`tr[data-table-id="${CSS.escape(id)}"]`);
+    if (row && row.dataset.json) this.fillRow(row, JSON.parse(row.dataset.json));
+  }
+
+  say(text, extra = null) {
+    if (!this.notice) return;
+    this.notice.hidden = !text;
+    this.notice.replaceChildren(text, ...(extra ? [" ", extra] : []));
   }
 
   retry() {
@@ -265,7 +309,37 @@ class Lobby {
     set("avg-pot", has(t.avg_pot) ? money(t.avg_pot) : DASH);
     set("players-per-flop", has(t.players_per_flop) ? `${Math.round(t.players_per_flop)} %` : DASH);
     set("hands-per-hour", has(t.hands_per_hour) ? String(Math.round(t.hands_per_hour)) : DASH);
-    set("waiting", has(t.waiting) ? String(t.waiting) : DASH);
+    set("waiting-count", has(t.waiting) ? String(t.waiting) : DASH);
+    row.dataset.json = JSON.stringify(t);
+    this.fillWaitButton(row, t);
+  }
+
+  /** A logged-in player may join a full table's waiting list from its row, and leave it. */
+  fillWaitButton(row, t) {
+    const cell = row.querySelector(".waiting");
+    let count = cell.querySelector(".waiting-count");
+    if (!count) {
+      count = document.createElement("span");
+      count.className = "waiting-count";
+      cell.replaceChildren(count);
+    }
+    const text = t.waiting === undefined || t.waiting === null ? DASH : String(t.waiting);
+    if (count.textContent !== text) count.textContent = text;
+    let button = cell.querySelector("button.wait-toggle");
+    const on = this.waitingOn.has(String(t.id));
+    const show = this.authenticated && (on || t.players >= t.seats);
+    if (!show) {
+      if (button) button.remove();
+      return;
+    }
+    if (!button) {
+      button = document.createElement("button");
+      button.type = "button";
+      button.className = "wait-toggle small";
+      cell.append(" ", button);
+    }
+    button.textContent = this.t(on ? "unwait" : "wait");
+    button.title = this.t(on ? "unwait_title" : "wait_title", { name: t.name });
   }
 
   // ----- filters ----------------------------------------------------------------------------------------------

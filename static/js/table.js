@@ -32,12 +32,28 @@ const FALLBACK = {
   sit_out: "Sit out", sit_in: "Sit in", auto_muck: "Auto-muck", straddle: "Straddle", top_up: "Top up",
   top_up_title: "Top up your stack", top_up_range: "Up to {max}", top_up_between_hands: "Top-ups are made between hands.",
   leave: "Leave table",
-  chat: "Chat", chat_placeholder: "Say something…", chat_send: "Send", chat_login: "Log in to chat",
+  chat: "Chat", chat_placeholder: "Say something…", chat_send: "Send", chat_login: "Log in to chat", chat_sit: "Take a seat to chat",
   last_hands: "Last hands", no_hands_yet: "No hand played yet.", hand_won: "{name} won {amount}",
   login_to_play: "Log in to play", watching: "You are watching this table.", choose_seat: "Choose an empty seat to play.",
   connecting: "Connecting…", connected: "Connected", reconnecting: "Reconnecting…", table_closed: "This table is closed.",
   not_connected: "Not connected: try again in a moment.",
   your_turn: "Your turn", time_bank: "Time bank", seconds: "{n}s",
+  waiting_join: "Join the waiting list ({n} waiting)",
+  waiting_full: "The table is full.",
+  waiting_position: "On the waiting list: {position} of {count}.",
+  waiting_leave: "Leave the list",
+  waiting_offer: "Seat {seat} is yours for {n} s.",
+  waiting_take: "Take seat {seat}",
+  seat_offer_elsewhere: "A seat is free for you at {table}: open it within {n} s.",
+  removed_sat_out: "{name} sat out too long and left the table",
+  removed_busted: "{name} did not buy back and left the table",
+  removed_staff: "{name} was removed by the staff",
+  removed_make_room: "{name} made room for a player",
+  staff_says: "Staff: {text}", seat_reserved: "Reserved", hand_cancelled_short: "Cancelled: every bet returned",
+  kept_until_sit_in: "Sit in by {time} to keep your seat.", kept_until_rebuy: "Buy back by {time} to keep your seat.",
+  table_paused: "The table is paused: no new hand until it resumes.",
+  table_resumed: "The table deals again.",
+  hand_cancelled: "Hand #{number} was cancelled: every bet went back.",
   shortcuts: "Shortcuts", shortcut_fold: "F: fold", shortcut_call: "C: check / call", shortcut_raise: "R: bet / raise",
   shortcut_enter: "Enter: confirm",
   acted_fold: "{name} folds", acted_check: "{name} checks", acted_call: "{name} calls {amount}",
@@ -318,6 +334,7 @@ export class TablePage {
     this.handKey = null;
     this.lastHand = null; // the last hand seen, for the history and the board left on the table between hands
     this.handNumbers = new Map(); // hand id -> number
+    this.waiting = null; // this player's place on this table's waiting list (the server's `waiting` message)
     this.streetKey = null;
     this.preAppliedFor = null;
     this.options = { auto_muck: true, straddle: false, run_twice: false };
@@ -460,9 +477,11 @@ export class TablePage {
     E.topUpButton = h("button", { type: "button", id: "top-up", class: "button ghost", text: t("top_up"), onclick: () => this.openTopUp() });
     E.leave = h("button", { type: "button", id: "leave", class: "button danger", text: t("leave"), onclick: () => this.leave() });
     E.myTimeBank = h("span", { id: "my-time-bank", class: "my-time-bank", title: t("time_bank") });
+    E.keptUntil = h("span", { id: "kept-until", class: "kept-until", hidden: true });
     return h("div", { id: "seat-controls", class: "seat-controls", hidden: true },
       E.rebuy, E.sitOut, E.sitInGroup, E.topUpButton, E.leave,
-      h("label", { class: "toggle" }, E.autoMuck, " ", t("auto_muck")), E.straddleLabel, E.runTwiceLabel, E.myTimeBank);
+      h("label", { class: "toggle" }, E.autoMuck, " ", t("auto_muck")), E.straddleLabel, E.runTwiceLabel, E.myTimeBank,
+      E.keptUntil);
   }
 
   buildBuyInDialog() {
@@ -663,6 +682,8 @@ export class TablePage {
       }
     } else if (msg.type === "chat_history") {
       this.chatHistory(Array.isArray(msg.lines) ? msg.lines : []);
+    } else if (["waiting", "seat_offer", "seat_offer_expired", "removed"].includes(msg.type)) {
+      this.onPersonal(msg);
     } else if (msg.type === "error") {
       this.pendingSitIn = null; // a refused rebuy: the player decides again
       this.toast(msg.message || msg.code || this.t("error"));
@@ -713,6 +734,17 @@ export class TablePage {
     this.render();
   }
 
+  renderChatInput() {
+    // Only seated players chat (the server refuses the others); spectators read.
+    const input = this.el.chatInput;
+    if (!input) return;
+    const may = !!this.me;
+    input.disabled = !may;
+    const button = this.el.chatForm && this.el.chatForm.querySelector("button");
+    if (button) button.disabled = !may;
+    input.placeholder = may ? this.t("chat_placeholder") : this.t(this.authenticated ? "chat_sit" : "chat_login");
+  }
+
   mySeat() {
     const s = this.state;
     if (!s || !this.authenticated) return null;
@@ -724,6 +756,7 @@ export class TablePage {
   render() {
     this.me = this.mySeat();
     this.root.classList.toggle("is-seated", !!this.me);
+    this.renderChatInput();
     this.renderHead();
     this.renderCenter(); // first: the seats' bets are placed clear of the board and the pots
     this.renderSeats();
@@ -800,7 +833,10 @@ export class TablePage {
       const status = seat.player ? seat.status : "empty";
       if (!seat.player || status === "empty") {
         let content;
-        if (canSit) {
+        const mine = this.waiting && this.waiting.offered_seat === seat.seat;
+        if (seat.reserved && !mine) {  // held for a player on the waiting list
+          content = h("span", { class: "open-seat reserved", text: this.t("seat_reserved") });
+        } else if (canSit) {
           content = h("button", { type: "button", class: "sit-here", "data-seat": seat.seat, text: this.t("sit_here"),
             onclick: () => this.openBuyIn(seat.seat) });
         } else if (!this.authenticated) {
@@ -1326,6 +1362,13 @@ export class TablePage {
     E.myTimeBank.title = bank && bank.refill_seconds
       ? this.t("time_bank_refill", { refill: bank.refill_seconds, hands: bank.refill_every_hands, max: bank.max_seconds })
       : this.t("time_bank");
+    // Sitting out: the seat is kept until the table's limit, then it comes free (docs/tables.md).
+    const keptUntil = me.kept_until ? new Date(me.kept_until) : null;
+    E.keptUntil.hidden = !keptUntil;
+    if (keptUntil) {
+      const time = keptUntil.toLocaleTimeString(document.documentElement.lang || undefined, { hour: "2-digit", minute: "2-digit", second: "2-digit" });
+      E.keptUntil.textContent = this.t(busted ? "kept_until_rebuy" : "kept_until_sit_in", { time });
+    }
   }
 
   /** Dealt into the hand being played (folded included: the seat's chips are in it until it ends). */
@@ -1361,6 +1404,20 @@ export class TablePage {
     if (!this.authenticated) {
       E.spectator.replaceChildren(h("span", { text: this.t("watching") }), " ",
         h("a", { id: "login-to-play", class: "button primary", href: this.loginUrl, text: this.t("login_to_play") }));
+    } else if (this.waiting && this.waiting.offered_seat) {
+      const seat = this.waiting.offered_seat;
+      const left = Math.max(0, Math.round((Date.parse(this.waiting.expires_at) - Date.now()) / 1000)) || "";
+      E.spectator.replaceChildren(h("span", { id: "waiting-offer", text: this.t("waiting_offer", { seat, n: left }) }), " ",
+        h("button", { type: "button", id: "waiting-take", class: "button primary", text: this.t("waiting_take", { seat }),
+          onclick: () => this.openBuyIn(seat) }));
+    } else if (this.waiting) {
+      E.spectator.replaceChildren(h("span", { id: "waiting-position", text: this.t("waiting_position", this.waiting) }), " ",
+        h("button", { type: "button", id: "waiting-leave", class: "button ghost", text: this.t("waiting_leave"),
+          onclick: () => this.send({ type: "waiting_leave" }) }));
+    } else if (this.state && this.state.seats.length && this.state.seats.every((s) => s.player || s.reserved)) {
+      E.spectator.replaceChildren(h("span", { text: this.t("waiting_full") }), " ",
+        h("button", { type: "button", id: "waiting-join", class: "button primary",
+          text: this.t("waiting_join", { n: this.currentTable().waiting || 0 }), onclick: () => this.send({ type: "waiting_join" }) }));
     } else {
       E.spectator.replaceChildren(h("span", { text: this.t("choose_seat") }));
     }
@@ -1605,7 +1662,10 @@ export class TablePage {
     const log = this.el.chatLog;
     const first = log.firstElementChild;
     for (const line of lines) {
-      const el = h("div", { class: "chat-line player" }, h("b", { class: "who", text: `${line.player || "?"}:` }), " ", h("span", { text: line.text || "" }));
+      const player = line.player || {};
+      const who = typeof player === "string" ? player : player.name;
+      const el = h("div", { class: `chat-line player${player.bot ? " bot" : ""}` },
+        h("b", { class: "who", text: `${who || "?"}:` }), " ", h("span", { text: line.text || "" }));
       log.insertBefore(el, first);
     }
     log.scrollTop = log.scrollHeight;
@@ -1613,6 +1673,30 @@ export class TablePage {
 
   dealerLine(text) {
     this.chatLine("dealer", this.t("dealer") + ":", text);
+  }
+
+  /** What the server sends this player alone: their place on a waiting list, a seat offered, a seat lost. */
+  onPersonal(msg) {
+    const here = msg.table === (this.table.id ?? Number(this.root.dataset.tableId));
+    if (msg.type === "waiting" && here) {
+      this.waiting = msg.position ? msg : null;
+    } else if (msg.type === "seat_offer") {
+      if (here) {
+        this.waiting = { ...(this.waiting || {}), offered_seat: msg.seat, expires_at: msg.expires_at };
+        // The bar under the table says so and counts the seconds down.
+        clearInterval(this.offerTicker);
+        this.offerTicker = setInterval(() => {
+          if (!this.waiting || !this.waiting.offered_seat || this.me) clearInterval(this.offerTicker);
+          else this.renderSpectatorBar();
+        }, 1000);
+      } else {
+        this.toast(this.t("seat_offer_elsewhere", { table: msg.table_name, n: msg.seconds }));
+      }
+    } else if (msg.type === "seat_offer_expired" || msg.type === "removed") {
+      if (here) this.waiting = null;
+      if (msg.message) this.toast(msg.message);
+    }
+    if (this.state) this.renderSpectatorBar();
   }
 
   onEvent(ev) {
@@ -1679,6 +1763,23 @@ export class TablePage {
         this.addHistory(ev);
         this.finishHand(ev);
         break;
+      case "seat":
+        if (ev.removed && FALLBACK[`removed_${ev.removed}`]) this.dealerLine(this.t(`removed_${ev.removed}`, { name: ev.name || "" }));
+        break;
+      case "announcement":
+        if (ev.text) this.dealerLine(this.t("staff_says", { text: ev.text }));
+        break;
+      case "paused":
+        this.dealerLine(this.t(ev.paused ? "table_paused" : "table_resumed") + (ev.text ? ` ${ev.text}` : ""));
+        break;
+      case "hand_cancelled":
+        this.finished = null;
+        this.awards = [];
+        this.dealerLine(this.t("hand_cancelled", { number: ev.number ?? "" }));
+        this.history.unshift({ number: ev.number ?? "", pot: 0, winners: [], board: [], handId: null, cancelled: true });
+        this.history = this.history.slice(0, 10);
+        this.renderHistory();
+        break;
       default:
         break;
     }
@@ -1714,8 +1815,9 @@ export class TablePage {
     const items = this.history.map((entry) => h("li", { "data-hand": entry.number },
       h("div", { class: "hh-top" },
         h("span", { class: "hh-number", text: this.t("hand_number", { number: entry.number }) }),
-        h("span", { class: "hh-pot", text: this.money(entry.pot) })),
+        h("span", { class: "hh-pot", text: entry.cancelled ? "" : this.money(entry.pot) })),
       ...(entry.boards || [entry.board]).filter((b) => b.length).map((b) => h("div", { class: "hh-board" }, b.map((c) => cardEl(c, "mini")))),
+      entry.cancelled ? h("div", { class: "hh-cancelled", text: this.t("hand_cancelled_short") }) : null,
       h("div", { class: "hh-winners" }, entry.winners.map(([who, amount]) => h("span", {
         class: `hh-winner${who === this.userName ? " me" : ""}`, text: this.t("hand_won", { name: who, amount: this.short(amount) }),
       }))), this.historyLinks(entry)));

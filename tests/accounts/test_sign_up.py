@@ -14,15 +14,17 @@ FORM = {
     "email": "marta@example.com",
     "password1": "a-Long-pass-123",
     "password2": "a-Long-pass-123",
+    "date_of_birth": "1990-04-01",
 }
 
 
 def test_a_new_player_gets_the_welcome_play_chips_once(client):
     response = client.post("/accounts/signup/", FORM)
-    assert response.status_code == 302
+    assert response.status_code == 200 and "Check your email" in response.content.decode()
     marta = get_user_model().objects.get(username="marta")
     assert wallet_balances(user=marta) == {"play": 1_000_000, "eur": 0}
     assert Transfer.objects.filter(kind=TransferKind.WELCOME, user=marta).count() == 1
+    client.post("/accounts/login/", {"username": "marta", "password": FORM["password1"]})
     assert "10,000.00" in client.get("/accounts/profile/").content.decode()
     assert ledger_check().ok
 

@@ -32,9 +32,9 @@ def test_new_player_gets_the_welcome_play_chips_once(player):
 def test_signup_view_credits_the_welcome_chips(client):
     response = client.post("/accounts/signup/", {
         "username": "newbie", "email": "newbie@example.com",
-        "password1": "A-long-Passw0rd!", "password2": "A-long-Passw0rd!",
+        "password1": "A-long-Passw0rd!", "password2": "A-long-Passw0rd!", "date_of_birth": "1990-04-01",
     })
-    assert response.status_code == 302
+    assert response.status_code == 200
     from accounts.models import User
 
     assert wallet_balances(user=User.objects.get(username="newbie"))["play"] == 1_000_000

@@ -60,9 +60,13 @@ def test_a_websocket_from_a_foreign_origin_is_refused(live_room):
         asyncio.run(scenario())
 
 
-def fetch(url: str) -> tuple[int, dict]:
+HEALTH_TOKEN = "operator-health-token"
+
+
+def fetch(url: str, *, token: str | None = HEALTH_TOKEN) -> tuple[int, dict]:
+    request = urllib.request.Request(url, headers={"X-Health-Token": token} if token else {})
     try:
-        with urllib.request.urlopen(url, timeout=15) as response:
+        with urllib.request.urlopen(request, timeout=15) as response:
             return response.status, json.loads(response.read())
     except urllib.error.HTTPError as error:
         return error.code, json.loads(error.read())
@@ -70,7 +74,7 @@ def fetch(url: str) -> tuple[int, dict]:
 
 def test_healthz_reports_every_service_and_turns_503_when_redis_stops(room_env, tmp_path):
     redis_server = EmbeddedRedis(tmp_path / "redis", persistent=False)
-    room = Room({**room_env, "REDIS_URL": redis_server.start()})
+    room = Room({**room_env, "REDIS_URL": redis_server.start(), "HEALTHZ_TOKEN": HEALTH_TOKEN})
     try:
         room.start_worker()
         room.start_daphne()
@@ -78,19 +82,22 @@ def test_healthz_reports_every_service_and_turns_503_when_redis_stops(room_env, 
         assert status == 200, body
         assert body["services"]["postgresql"]["ok"] and body["services"]["redis"]["ok"]
         assert body["services"]["celery"]["workers"], "the worker is listed"
+        assert fetch(f"{room.http_url}/healthz", token=None) == (200, {"ok": True}), "anyone: up, nothing more"
+        assert fetch(f"{room.http_url}/healthz", token="wrong") == (200, {"ok": True})
 
         redis_server.stop()
         status, body = fetch(f"{room.http_url}/healthz")
         assert status == 503
         assert body["ok"] is False and body["services"]["redis"]["ok"] is False
         assert body["services"]["postgresql"]["ok"] is True
+        assert fetch(f"{room.http_url}/healthz", token=None) == (503, {"ok": False}), "anyone: down"
     finally:
         room.stop()
         redis_server.stop()
 
 
 def test_healthz_is_503_when_no_worker_is_running(room_env):
-    room = Room(room_env)
+    room = Room({**room_env, "HEALTHZ_TOKEN": HEALTH_TOKEN})
     try:
         room.start_daphne()
         status, body = fetch(f"{room.http_url}/healthz")

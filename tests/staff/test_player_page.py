@@ -2,6 +2,7 @@
 permission widgets; deactivating cashes the player out of every seat through the cashier."""
 
 import pytest
+from django.http import HttpRequest
 from django.test import Client
 
 from cashier import services as cashier
@@ -98,7 +99,9 @@ def test_deactivating_a_player_between_hands_cashes_them_out_at_once(boss, anna)
     assert not anna.is_active
     assert wallet_balances(user=anna)["play"] == play_before
     assert Seat.objects.get(table=table, number=3).user is None
-    assert not Client().login(username=anna.username, password="a-Long-pass-123")
+    request = HttpRequest()
+    request.META["REMOTE_ADDR"] = "127.0.0.1"
+    assert not Client().login(request=request, username=anna.username, password="a-Long-pass-123")
     with pytest.raises(CashierError, match="closed"):
         services.seat_take(table_id=table.id, user=as_connected, seat_number=1, buy_in=6_000, post="now")
     with pytest.raises(CashierError, match="closed"):

@@ -9,6 +9,7 @@ import uuid
 from collections.abc import Callable, Iterable, Mapping
 
 from django.contrib.auth import get_user_model
+from django.utils import timezone
 
 from cashier import services as cashier
 from tables import services
@@ -22,7 +23,8 @@ _numbers = itertools.count(1)
 
 def person(name: str, *, eur: int = 0):
     """A player called ``name`` (made unique), with the welcome play chips and ``eur`` cents deposited."""
-    user = get_user_model().objects.create_user(username=f"{name}{next(_numbers)}", password="pw-Secret-123")
+    user = get_user_model().objects.create_user(username=f"{name}{next(_numbers)}", password="pw-Secret-123",
+                                                email_verified_at=timezone.now())
     cashier.play_chips_welcome(user=user)
     if eur:
         eur_fund(user, eur)

@@ -345,6 +345,9 @@ INVALID_TABLE_SETTINGS = [
     ({"action_seconds": 0}, "action_seconds"),
     ({"action_seconds": 601}, "action_seconds"),
     ({"time_bank_seconds": 3601}, "time_bank_seconds"),
+    ({"sit_out_limit_seconds": 0}, "sit_out_limit_seconds"),
+    ({"bust_limit_seconds": 0}, "bust_limit_seconds"),
+    ({"bust_limit_seconds": 86401}, "bust_limit_seconds"),
     ({"name": ""}, "name"),
 ]
 
@@ -379,6 +382,8 @@ def test_a_new_table_with_good_settings_is_created_with_its_chairs_and_deals(sta
             "rake_schedule": schedule.pk,
             "action_seconds": "20",
             "time_bank_seconds": "30",
+            "sit_out_limit_seconds": "600",
+            "bust_limit_seconds": "120",
             "is_open": "on",
         },
     )

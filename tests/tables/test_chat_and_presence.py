@@ -14,13 +14,20 @@ pytestmark = pytest.mark.django_db
 
 def test_the_last_20_lines_are_kept_oldest_first_and_a_muted_player_is_refused(players):
     table, other = table_create(), table_create()
-    alice, bruno = players[:2]
+    alice, bruno, carla = players[:3]
+    sit(table, alice, 1)
+    sit(table, bruno, 2)
+    sit(other, alice, 1)
+    with pytest.raises(services.TableError) as refused:
+        services.table_chat(table_id=table.id, user=carla, text="I only watch")
+    assert refused.value.code == "not_seated", "spectators read"
     for number in range(25):
         services.table_chat(table_id=table.id, user=alice if number % 2 else bruno, text=f"line {number}")
     services.table_chat(table_id=other.id, user=alice, text="elsewhere")
     lines = chat_recent(table_id=table.id)
     assert [line["text"] for line in lines] == [f"line {n}" for n in range(5, 25)]
-    assert lines[0]["player"] == alice.username and lines[-1]["player"] == bruno.username, "line 5 and line 24"
+    assert lines[0]["player"] == {"name": alice.username, "bot": False} and lines[0]["seat"] == 1, "line 5"
+    assert lines[-1]["player"]["name"] == bruno.username and lines[-1]["seat"] == 2, "line 24"
     ChatMute.objects.create(user=bruno, reason="spam")
     with pytest.raises(services.TableError) as refused:
         services.table_chat(table_id=table.id, user=bruno, text="spam again")
@@ -58,6 +65,7 @@ def test_staff_read_the_chat_and_mute_a_player_in_the_admin_and_it_is_audited(pl
 
     table = table_create()
     alice = players[0]
+    sit(table, alice, 1)
     services.table_chat(table_id=table.id, user=alice, text="cheap chips here")
     client, staff = staff_client(username="chat-boss")
     page = client.get("/admin/tables/chatline/", {"q": "cheap"})

@@ -11,7 +11,7 @@ from tests.factories import player_create, table_create
 from tests.tables.wsclient import session_cookie_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
-ORIGIN = (b"origin", b"http://127.0.0.1")
+ORIGIN = (b"origin", b"http://testserver")
 
 
 def communicator(table_id: int, *, cookie: str | None = None, origin=ORIGIN) -> WebsocketCommunicator:

@@ -256,9 +256,14 @@ def test_hundreds_of_hostile_messages_are_refused_and_change_nothing(live_room):
 
         async def attack():
             gate = asyncio.Semaphore(8)
+            from tables.consumers import CONNECTIONS_PER_USER_AND_TABLE
+
+            # fewer connections per player than the room allows (a closed one is released just after), less the
+            # one each seated player keeps open throughout (Alice's watch, Bob's and Carol's keepers)
+            per_player = {who: asyncio.Semaphore(CONNECTIONS_PER_USER_AND_TABLE - 3) for who, _frames in batches}
 
             async def bounded(who, frames):
-                async with gate:
+                async with gate, per_player[who]:
                     return await attack_one(who, frames)
 
             results = await asyncio.gather(*(bounded(who, frames) for who, frames in batches))

@@ -50,7 +50,7 @@ def test_a_raise_everyone_folds_to_returns_160_and_rakes_a_pot_of_140_everywhere
 
     async def watch() -> tuple[tuple[int, int, int], list[dict]]:
         watcher = WebsocketCommunicator(
-            application, f"/ws/tables/{table.id}/", headers=[(b"origin", b"http://127.0.0.1")]
+            application, f"/ws/tables/{table.id}/", headers=[(b"origin", b"http://testserver")]
         )
         connected, _ = await watcher.connect()
         assert connected

@@ -1,0 +1,112 @@
+"""Login throttling (issue 11), with django-axes against PostgreSQL: repeated wrong passwords lock out the
+account and, separately, the address they came from, for a while; the admin's login too; the page says what
+happened, in English and Italian. Before: 40 wrong passwords, then the right one, logged in."""
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.test import Client
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def english_after():
+    """A request in Italian leaves Italian active in this thread: the tests after this one expect English."""
+    from django.utils import translation
+
+    yield
+    translation.activate("en")
+
+PASSWORD = "a-Long-pass-123"
+
+
+def person(name: str, **extra):
+    return get_user_model().objects.create_user(username=name, password=PASSWORD, email=f"{name}@example.com",
+                                                **extra)
+
+
+def log_in(client: Client, username: str, password: str, url: str = "/accounts/login/", **headers):
+    return client.post(url, {"username": username, "password": password}, **headers)
+
+
+def logged_in_as(client: Client) -> str | None:
+    return get_user_model().objects.filter(pk=client.session.get("_auth_user_id")).values_list(
+        "username", flat=True).first()
+
+
+def test_forty_wrong_passwords_then_the_right_one_is_refused():
+    person("alice")
+    client = Client()
+    for _ in range(40):
+        log_in(client, "alice", "guess")
+    response = log_in(client, "alice", PASSWORD)
+    assert response.status_code == 429
+    assert logged_in_as(client) is None
+    page = response.content.decode()
+    assert "Too many failed logins" in page and "15 minutes" in page and "Reset it by email" in page
+
+
+def test_the_account_is_locked_from_another_address_too_and_the_address_for_other_accounts():
+    person("bruno")
+    person("carla")
+    attacker = Client(REMOTE_ADDR="203.0.113.7")
+    for _ in range(5):
+        log_in(attacker, "bruno", "guess")
+    elsewhere = Client(REMOTE_ADDR="198.51.100.20")
+    assert log_in(elsewhere, "bruno", PASSWORD).status_code == 429, "the account is locked wherever one comes from"
+    assert log_in(attacker, "carla", PASSWORD).status_code == 429, "and the address for every account"
+    assert logged_in_as(attacker) is None and logged_in_as(elsewhere) is None
+    carla = Client(REMOTE_ADDR="198.51.100.21")
+    assert log_in(carla, "carla", PASSWORD).status_code == 302 and logged_in_as(carla) == "carla"
+
+
+def test_an_address_guessing_many_accounts_is_locked_out():
+    person("dario")
+    client = Client(REMOTE_ADDR="203.0.113.8")
+    for n in range(5):
+        log_in(client, f"nobody{n}", "guess")
+    assert log_in(client, "dario", PASSWORD).status_code == 429
+    assert logged_in_as(client) is None
+
+
+def test_a_few_mistakes_then_the_right_password_logs_in_and_starts_the_count_again():
+    person("elena")
+    client = Client(REMOTE_ADDR="203.0.113.9")
+    for _ in range(4):
+        assert log_in(client, "elena", "guess").status_code == 200
+    assert log_in(client, "elena", PASSWORD).status_code == 302 and logged_in_as(client) == "elena"
+    client.logout()
+    for _ in range(4):
+        log_in(client, "elena", "guess")
+    assert log_in(client, "elena", PASSWORD).status_code == 302, "a success reset the account's count"
+
+
+def test_the_admin_login_is_throttled_too():
+    person("boss", is_staff=True, is_superuser=True)
+    client = Client(REMOTE_ADDR="203.0.113.10")
+    for _ in range(40):
+        log_in(client, "boss", "guess", url="/admin/login/")
+    response = log_in(client, "boss", PASSWORD, url="/admin/login/")
+    assert response.status_code == 429 and logged_in_as(client) is None
+    assert client.get("/admin/").status_code == 302, "still the login page"
+
+
+def test_the_lockout_page_speaks_italian():
+    person("franca")
+    client = Client(REMOTE_ADDR="203.0.113.11")
+    client.cookies["django_language"] = "it"
+    for _ in range(6):
+        response = log_in(client, "franca", "guess")
+    assert response.status_code == 429
+    page = response.content.decode()
+    assert "Troppi accessi falliti" in page and "15 minuti" in page
+
+
+def test_behind_a_proxy_the_address_is_the_one_our_proxy_saw_and_cannot_be_forged(settings, rf):
+    from pokerroom.addresses import client_ip
+
+    request = rf.get("/", REMOTE_ADDR="10.0.0.1", HTTP_X_FORWARDED_FOR="1.2.3.4, 203.0.113.50")
+    assert client_ip(request) == "10.0.0.1", "no proxy configured: the header is not believed"
+    settings.PROXY_COUNT = 1
+    assert client_ip(request) == "203.0.113.50", "the entry our proxy appended, not what the client sent"
+    assert client_ip(rf.get("/", REMOTE_ADDR="10.0.0.1", HTTP_X_FORWARDED_FOR="junk")) == "10.0.0.1"
