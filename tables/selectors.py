@@ -108,7 +108,13 @@ def chat_recent(*, table_id: int, limit: int = 20) -> list[dict]:
     from tables.models import ChatLine
 
     lines = list(ChatLine.objects.filter(table_id=table_id).order_by("-id")[:limit])
-    return [{"player": line.name, "text": line.text, "at": line.created_at.isoformat()} for line in reversed(lines)]
+    return [chat_line_json(line) for line in reversed(lines)]
+
+
+def chat_line_json(line) -> dict:
+    """A kept chat line as the `chat` event and `chat_history` carry it: the author as the server knows them."""
+    return {"player": {"name": line.name, "bot": line.bot}, "seat": line.seat, "text": line.text,
+            "at": line.created_at.isoformat()}
 
 
 def table_bomb_pot_json(*, table: Table) -> dict | None:

@@ -38,6 +38,7 @@ from tables.hand_names import shown_hand_names
 from tables.held import hand_engine, hand_engine_keep
 from tables.models import ChatLine, ChatMute, Hand, RemoveReason, Seat, Table, WaitingEntry
 from tables.selectors import (
+    chat_line_json,
     hand_running,
     rake_schedule_for,
     seat_sessions_and_stacks,
@@ -247,12 +248,6 @@ def table_chat(*, table_id: int, user, text: str) -> ChatLine:
                                        seat=seat.number, text=text)
         effects.event(table_id=table.id, event="chat", data=chat_line_json(line))
         return line
-
-
-def chat_line_json(line: ChatLine) -> dict:
-    """A kept chat line as the `chat` event and `chat_history` carry it."""
-    return {"player": {"name": line.name, "bot": line.bot}, "seat": line.seat, "text": line.text,
-            "at": line.created_at.isoformat()}
 
 
 def seat_connection(*, table_id: int, user, connected: bool, still_gone=None) -> bool:
