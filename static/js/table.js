@@ -333,7 +333,6 @@ export class TablePage {
     this.history = [];
     this.handKey = null;
     this.lastHand = null; // the last hand seen, for the history and the board left on the table between hands
-    this.handNumbers = new Map(); // hand id -> number
     this.waiting = null; // this player's place on this table's waiting list (the server's `waiting` message)
     this.streetKey = null;
     this.preAppliedFor = null;
@@ -710,7 +709,6 @@ export class TablePage {
     this.state = state;
 
     if (state.hand) {
-      this.handNumbers.set(String(state.hand.id), state.hand.number ?? state.hand.id);
       this.lastHand = { ...state.hand, board: state.board || [] };
       if (this.finished && this.finished.handId !== state.hand.id) this.finished = null; // the next deal
       if (!this.finished) this.handSeats = { handId: state.hand.id, seats: state.seats };
@@ -782,7 +780,7 @@ export class TablePage {
     if (table.currency === "play") parts.push(this.t("chips", { amount: "" }).trim());
     E.meta.textContent = parts.join(" · ");
     const hand = this.state && this.state.hand;
-    E.handNumber.textContent = hand ? this.t("hand_number", { number: hand.number ?? hand.id }) : "";
+    E.handNumber.textContent = hand ? this.t("hand_number", { number: hand.id ?? hand.number }) : "";  // the number My hands and the histories use
     E.handNumber.hidden = !hand;
     E.street.textContent = hand && hand.street ? this.t(`street_${hand.street}`) : "";
     E.street.hidden = !(hand && hand.street);
@@ -1775,7 +1773,7 @@ export class TablePage {
       case "hand_cancelled":
         this.finished = null;
         this.awards = [];
-        this.dealerLine(this.t("hand_cancelled", { number: ev.number ?? "" }));
+        this.dealerLine(this.t("hand_cancelled", { number: ev.hand_id ?? ev.number ?? "" }));
         this.history.unshift({ number: ev.number ?? "", pot: 0, winners: [], board: [], handId: null, cancelled: true });
         this.history = this.history.slice(0, 10);
         this.renderHistory();
@@ -1798,9 +1796,7 @@ export class TablePage {
     if (pot === null && pots.length) pot = pots.reduce((s, p) => s + (p.amount || 0), 0);
     if (pot === null) pot = winners.reduce((s, w) => s + (w.amount || 0), 0);
     const handId = ev.hand_id ?? (ev.hand && ev.hand.id);
-    const number = ev.number ?? ev.hand_number ?? (ev.hand && ev.hand.number) ??
-      (handId !== undefined && this.handNumbers.get(String(handId))) ??
-      (this.lastHand && (this.lastHand.number ?? this.lastHand.id)) ?? "";
+    const number = handId ?? (this.lastHand && (this.lastHand.id ?? this.lastHand.number)) ?? "";
     const board = Array.isArray(ev.board) ? ev.board : this.lastHand && this.lastHand.board ? this.lastHand.board : [];
     if (this.lastHand && Array.isArray(ev.board) && ev.board.length) this.lastHand.board = ev.board;
     const replayUrl = handId !== undefined && this.me ? `/hands/${handId}/` : null;

@@ -61,7 +61,7 @@ def test_staff_cancel_a_hand_and_pause_a_table_from_its_page(live_room, browser)
     hand.refresh_from_db()
     assert hand.status == Hand.Status.CANCELLED
     assert AuditEntry.objects.filter(action="hand.cancel", note="a misdeal").exists()
-    at_table.wait_for_selector(f"#chat-log >> text=Hand #{hand.number} was cancelled")
+    at_table.wait_for_selector(f"#chat-log >> text=Hand #{hand.id} was cancelled")
     assert "every bet returned" in at_table.locator("#hand-history").inner_text()
 
     page.click("#control-pause")
