@@ -93,7 +93,11 @@ def _normalise_separators(value: str) -> str:
 
 def _check_groups(whole: str, grouping: str) -> None:
     groups = whole.split(grouping)
-    if len(groups) > 1 and (not groups[0] or len(groups[0]) > 3 or any(len(g) != 3 for g in groups[1:])):
+    # A first group of "0" or "05" is no thousands group: "0.500" in Italian is not five hundred euros.
+    leading_zero = len(groups[0]) > 0 and groups[0].startswith("0")
+    if len(groups) > 1 and (
+        not groups[0] or leading_zero or len(groups[0]) > 3 or any(len(g) != 3 for g in groups[1:])
+    ):
         raise InvalidAmount(_("Enter the amount as a number, for example 20.50."))
 
 

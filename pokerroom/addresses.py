@@ -30,3 +30,16 @@ def client_ip(request) -> str:
     if len(forwarded) < hops:
         return remote
     return _address(forwarded[-hops]) or remote
+
+
+USERNAME_KEPT = 150  # the longest username an account may have; a longer one names no account anyway
+
+
+def login_username(request, credentials: dict | None = None) -> str:
+    """The username a login tried, as django-axes records it: at most USERNAME_KEPT characters and no NUL
+    (PostgreSQL stores neither a 10,000-character name in its column nor a NUL), so a hostile login form is
+    refused like any wrong password rather than answered with a 500."""
+    value = (credentials or {}).get("username")
+    if value is None:
+        value = request.POST.get("username", "") if request is not None and hasattr(request, "POST") else ""
+    return str(value).replace("\x00", "")[:USERNAME_KEPT]

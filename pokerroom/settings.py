@@ -132,6 +132,7 @@ AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "accounts.views.locked_out"  # the page in the player's language (axes has no Italian)
 AXES_CLIENT_IP_CALLABLE = "pokerroom.addresses.client_ip"
+AXES_USERNAME_CALLABLE = "pokerroom.addresses.login_username"
 AXES_COOLOFF_MESSAGE = _("Too many failed logins: this account or your address is locked for a while. Try again "
                          "later, or reset your password.")
 AXES_VERBOSE = False

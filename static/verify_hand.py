@@ -11,6 +11,7 @@ hand.json is the hand as the room gives it (the "JSON" link of a hand, /api/hand
         ...
     ]
     "board": ["As", "Kd", ...]                optional: checked to be among the opened cards
+    "boards": [["As", ...], ["As", ...]]      optional: every board (two when the board was run twice), likewise
     "shown": {"<seat>": ["Qh", "Qs"], ...}    optional: likewise
 
 (The replayer's JSON, with "deck_commitment" under "hand", is read too.)
@@ -99,6 +100,8 @@ def verify(data: object) -> tuple[bool, list[str]]:
             ok = False
             lines.append(f"{label} FAILED: {problem}")
     public = list(data.get("board") or [])
+    for board in data.get("boards") or []:  # a board run twice: both boards' cards
+        public += [card for card in board or [] if card not in public]
     shown = data.get("shown") or {}
     if isinstance(shown, dict):
         for cards in shown.values():

@@ -2,6 +2,8 @@
 (tables.forms); what a live table cannot take is refused there. Hands are read-only; their hidden cards are
 shown only on request, and each request is written to the audit log (tables.hand_view)."""
 
+import logging
+
 from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
@@ -21,9 +23,21 @@ from tables import services
 from tables.forms import RakeCapForm, RakeCapFormSet, RakeScheduleAdminForm, TableAdminForm
 from tables.hand_view import hand_cards_reveal, hand_history_public
 from tables.history.selectors import hands_played_by
-from tables.models import Hand, RakeCap, RakeSchedule, RemoveReason, Seat, Table, WaitingEntry
+from tables.models import (
+    ChatLine,
+    ChatMute,
+    Hand,
+    RakeCap,
+    RakeSchedule,
+    RemoveReason,
+    Seat,
+    Table,
+    WaitingEntry,
+)
 from tables.payout import admin as payout_admin  # noqa: F401 - registers the payout statistics' admin
 from tables.selectors import seat_stacks, table_faults, table_seats
+
+log = logging.getLogger(__name__)
 
 
 class RakeCapInline(admin.TabularInline):
@@ -89,6 +103,13 @@ class TableAdmin(admin.ModelAdmin):
     list_filter = ("currency", "game", "structure", "is_open")
     search_fields = ("name",)
     readonly_fields = ("seated_now", "faults")
+
+    def save_model(self, request, obj, form, change):
+        super().save_model(request, obj, form, change)
+        if obj.bots_allowed and obj.is_open and obj.currency == "play":
+            # House bots sit down as soon as the table is saved: the room need not be restarted for them.
+            table_id = obj.pk
+            transaction.on_commit(lambda: _bots_seat_now(table_id))
 
     def get_fields(self, request, obj=None):
         fields = [f for f in super().get_fields(request, obj) if f not in self.readonly_fields]
@@ -304,20 +325,71 @@ class WaitingEntryAdmin(admin.ModelAdmin):
         return False
 
 
+def _bots_seat_now(table_id: int) -> None:
+    try:
+        services.bots_seat(table_id=table_id)
+    except Exception:  # noqa: BLE001 - the table is saved; a bot that cannot sit is logged, never a 500
+        log.exception("house bots could not sit at table %s", table_id)
+
+
+# --- chat -----------------------------------------------------------------------------------------------------
+
+
+@admin.register(ChatMute)
+class ChatMuteAdmin(admin.ModelAdmin):
+    """Players muted in the chat: adding one mutes them at every table (their lines are refused with the
+    reason why), deleting it lets them chat again."""
+
+    list_display = ("user", "reason", "muted_by", "created_at")
+    search_fields = ("user__username", "user__email")
+    raw_id_fields = ("user",)
+    fields = ("user", "reason")
+
+    def save_model(self, request, obj, form, change):
+        if not change:
+            obj.muted_by = request.user
+        super().save_model(request, obj, form, change)
+
+
+@admin.register(ChatLine)
+class ChatLineAdmin(admin.ModelAdmin):
+    """What was said at the tables, read-only, found by player, table or words."""
+
+    list_display = ("created_at", "table", "name", "text")
+    list_filter = (("table", admin.RelatedOnlyFieldListFilter),)
+    search_fields = ("name", "text", "table__name")
+    list_select_related = ("table",)
+    date_hierarchy = "created_at"
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
 # --- hands ---------------------------------------------------------------------------------------------------
+
+
+class HandTableFilter(admin.RelatedOnlyFieldListFilter):
+    """The tables that have hands, under a translated title (Hand.table has no verbose name of its own)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.title = _("table")
 
 
 @admin.register(Hand)
 class HandAdmin(admin.ModelAdmin):
     """Hands, read-only: found by player (name or email in the search box), table and date."""
 
-    list_display = ("number", "table", "status", "started_at", "players_shown", "pot", "rake")
-    list_filter = ("status", ("table", admin.RelatedOnlyFieldListFilter))
+    list_display = ("number", "table_shown", "status", "started_at", "players_shown", "pot", "rake")
+    list_filter = ("status", ("table", HandTableFilter))
     date_hierarchy = "started_at"
     search_fields = ("table__name",)
     search_help_text = gettext_lazy("A player's name or email, or a table's name.")
     list_select_related = ("table",)
-    fields = ("table", "number", "status", "started_at", "ended_at", "commitment")
+    fields = ("table_shown", "number", "status", "started_at", "ended_at", "commitment")
     readonly_fields = fields
     change_form_template = "admin/tables/hand/change_form.html"
     show_full_result_count = False
@@ -344,6 +416,10 @@ class HandAdmin(admin.ModelAdmin):
         if users:
             found = found | queryset.filter(pk__in=hands_played_by(user_ids=users).values("pk"))
         return found, duplicates
+
+    @admin.display(description=gettext_lazy("table"), ordering="table__name")
+    def table_shown(self, obj):
+        return obj.table.name
 
     @admin.display(description=gettext_lazy("players"))
     def players_shown(self, obj):

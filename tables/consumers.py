@@ -21,10 +21,10 @@ from django.utils import translation
 from django.utils.translation import gettext_noop
 
 from cashier.errors import CashierError
-from tables import held, protocol, services
+from tables import held, presence, protocol, services
 from tables.broadcast import LOBBY_GROUP, table_group, user_group
 from tables.models import Table
-from tables.selectors import table_list_open
+from tables.selectors import chat_recent, table_list_open
 from tables.state import for_viewer, table_snapshot_now
 
 DB_THREADS = int(os.environ.get("ROOM_DB_THREADS", "4"))
@@ -293,7 +293,12 @@ class TableConsumer(RoomConsumer):
         await self.channel_layer.group_add(table_group(self.table_id), self.channel_name)
         await self.player_group_join()
         await self.accept()
+        if self.authenticated:  # counted present (a seat marked disconnected is cleared) before the first state
+            self.present = True
+            await db_call(presence.connection_opened)(table_id=self.table_id, user=self.user,
+                                                      channel=self.channel_name)
         await self.send_fresh_state()
+        await self.send_json({"type": "chat_history", "lines": await db_call(chat_recent)(table_id=self.table_id)})
         if self.authenticated:
             waiting = await db_call(_waiting_of)(self.table_id, self.user)
             if waiting is not None:
@@ -302,6 +307,9 @@ class TableConsumer(RoomConsumer):
     async def disconnect(self, code: int) -> None:
         if hasattr(self, "table_id"):
             await self.channel_layer.group_discard(table_group(self.table_id), self.channel_name)
+        if getattr(self, "present", False):
+            await db_call(presence.connection_closed)(table_id=self.table_id, user=self.user,
+                                                      channel=self.channel_name)
         if getattr(self, "counted", False):
             self.counted = False
             await connection_release(self.user.pk, self.table_id, self.channel_name)
@@ -421,7 +429,7 @@ class TableConsumer(RoomConsumer):
                 services.seat_leave(table_id=table_id, user=user)
             case protocol.Options():
                 services.seat_options(table_id=table_id, user=user, auto_muck=message.auto_muck,
-                                      straddle=message.straddle)
+                                      straddle=message.straddle, run_twice=message.run_twice)
             case protocol.Chat():
                 services.table_chat(table_id=table_id, user=user, text=message.text)
             case protocol.WaitingJoin():

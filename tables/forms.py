@@ -116,18 +116,23 @@ class TableAdminForm(forms.ModelForm):
             "rake_schedule",
             "action_seconds",
             "time_bank_seconds",
+            "time_bank_max_seconds",
+            "time_bank_refill_seconds",
+            "time_bank_refill_hands",
             "sit_out_limit_seconds",
             "bust_limit_seconds",
             "bots_allowed",
             "is_open",
         )
 
-    # Left empty, the seat limits take their defaults (10 minutes sitting out, 2 minutes to buy back).
+    # Left empty, the seat limits take their defaults (10 minutes sitting out, 2 minutes to buy back), and so
+    # do the time bank's refill settings (the fields' help says them).
     SEAT_LIMITS = ("sit_out_limit_seconds", "bust_limit_seconds")
+    TIME_BANK_REFILL_FIELDS = ("time_bank_max_seconds", "time_bank_refill_seconds", "time_bank_refill_hands")
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        for name in self.SEAT_LIMITS:
+        for name in (*self.SEAT_LIMITS, *self.TIME_BANK_REFILL_FIELDS):
             if name in self.fields:
                 self.fields[name].required = False
 
@@ -143,6 +148,10 @@ class TableAdminForm(forms.ModelForm):
 
     def clean(self):
         data = super().clean()
+        for name in self.TIME_BANK_REFILL_FIELDS:
+            if name in self.fields and data.get(name) is None and name not in self.errors:
+                data[name] = Table._meta.get_field(name).default
+                setattr(self.instance, name, data[name])
         changed = [field for field in LIVE_FIXED_FIELDS if field in self.changed_data]
         if self.instance.pk and changed:
             self._live_changes_check(changed, data)

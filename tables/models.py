@@ -132,7 +132,20 @@ class Table(models.Model):
         _("seconds to act"), default=20, validators=[MinValueValidator(5), MaxValueValidator(600)]
     )
     time_bank_seconds = models.PositiveSmallIntegerField(
-        _("time bank (seconds)"), default=30, validators=[MaxValueValidator(3600)]
+        _("time bank (seconds)"), default=30, validators=[MaxValueValidator(3600)],
+        help_text=_("What a player's time bank holds when they sit down."),
+    )
+    time_bank_max_seconds = models.PositiveSmallIntegerField(
+        _("time bank maximum (seconds)"), default=60, validators=[MaxValueValidator(3600)],
+        help_text=_("The refills never take a time bank above this."),
+    )
+    time_bank_refill_seconds = models.PositiveSmallIntegerField(
+        _("time bank refill (seconds)"), default=5, validators=[MaxValueValidator(600)],
+        help_text=_("Added to the time bank of every player dealt in, every so many hands. 0: no refill."),
+    )
+    time_bank_refill_hands = models.PositiveSmallIntegerField(
+        _("time bank refill every (hands)"), default=10, validators=[MinValueValidator(1), MaxValueValidator(1000)],
+        help_text=_("Every this many hands the table deals, the time bank of each player dealt in is refilled."),
     )
     sit_out_limit_seconds = models.PositiveIntegerField(
         _("sitting out at most (seconds)"), default=600, validators=[MinValueValidator(1), MaxValueValidator(86400)],
@@ -237,6 +250,9 @@ class Table(models.Model):
         self._clean_buy_in(errors)
         self._clean_game(errors)
         self._clean_bomb_pot(errors)
+        if self.time_bank_seconds is not None and self.time_bank_max_seconds is not None:
+            if self.time_bank_seconds > self.time_bank_max_seconds:
+                errors["time_bank_max_seconds"] = _("The maximum cannot be below what the time bank starts with.")
         if errors:
             raise ValidationError(errors)
 
@@ -319,6 +335,10 @@ class Seat(models.Model):
     status = models.CharField(_("status"), max_length=16, choices=Status.choices, default=Status.EMPTY)
     auto_muck = models.BooleanField(_("auto-muck"), default=True)
     straddle = models.BooleanField(_("straddle when first after the big blind"), default=False)
+    run_twice = models.BooleanField(_("run it twice when all in"), default=False)
+    disconnected = models.BooleanField(
+        default=False, help_text="every connection of the seated player to this table has closed"
+    )
     sat_down_at = models.DateTimeField(null=True, blank=True)
     # What the dead-button rule needs between hands (tables.engine.positions.SeatState).
     is_new = models.BooleanField(default=True, help_text="not dealt a hand since sitting down")
@@ -438,11 +458,53 @@ class Hand(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.table} hand {self.number}"
+        return _("%(table)s, hand #%(number)d") % {"table": self.table, "number": self.number}
 
     @property
     def action_no(self) -> int:
         return len(self.actions)
+
+
+class ChatLine(models.Model):
+    """A line of a table's chat, kept so that whoever joins or reloads sees the last lines."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="chat_lines")
+    user = models.ForeignKey("accounts.User", on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    name = models.CharField(_("player"), max_length=150)
+    bot = models.BooleanField(default=False)
+    seat = models.PositiveSmallIntegerField(_("seat"), null=True, blank=True)
+    text = models.CharField(_("text"), max_length=300)
+    created_at = models.DateTimeField(_("written at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("chat line")
+        verbose_name_plural = _("chat lines")
+        ordering = ("-id",)
+        indexes = [models.Index(fields=("table", "-id"), name="chat_line_table_recent")]
+
+    def __str__(self) -> str:
+        return f"{self.name}: {self.text}"
+
+
+class ChatMute(models.Model):
+    """A player staff have muted: their chat lines are refused at every table until staff lift it."""
+
+    user = models.OneToOneField(
+        "accounts.User", on_delete=models.CASCADE, related_name="chat_mute", verbose_name=_("player")
+    )
+    reason = models.CharField(_("reason"), max_length=200, blank=True)
+    muted_by = models.ForeignKey(
+        "accounts.User", on_delete=models.SET_NULL, null=True, blank=True, related_name="+",
+        verbose_name=_("muted by"),
+    )
+    created_at = models.DateTimeField(_("muted at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("chat mute")
+        verbose_name_plural = _("chat mutes")
+
+    def __str__(self) -> str:
+        return str(self.user)
 
 
 class PayoutGame(models.TextChoices):

@@ -68,6 +68,7 @@ class Leave:
 class Options:
     auto_muck: bool | None
     straddle: bool | None
+    run_twice: bool | None = None
 
 
 @dataclass(frozen=True)
@@ -165,8 +166,9 @@ def parse_client_message(raw: str | bytes | None) -> ClientMessage:
     if kind == "leave":
         return Leave()
     if kind == "options":
-        options = Options(auto_muck=_boolean(data, "auto_muck"), straddle=_boolean(data, "straddle"))
-        if options.auto_muck is None and options.straddle is None:
+        options = Options(auto_muck=_boolean(data, "auto_muck"), straddle=_boolean(data, "straddle"),
+                          run_twice=_boolean(data, "run_twice"))
+        if options.auto_muck is None and options.straddle is None and options.run_twice is None:
             raise ProtocolError("missing_field", _("Say which option to change."))
         return options
     if kind == "chat":

@@ -93,10 +93,28 @@ def table_as_json(*, table: Table, players: int, bots: int) -> dict:
         "stakes": table.stakes_label,
         "straddle": table.allow_straddle and table.structure != "fl",
         "bomb_pot": table_bomb_pot_json(table=table),
+        "time_bank": {
+            "start_seconds": table.time_bank_seconds, "max_seconds": table.time_bank_max_seconds,
+            "refill_seconds": table.time_bank_refill_seconds, "refill_every_hands": table.time_bank_refill_hands,
+        },
         "waiting": table.waiting_count,
         "paused": table.paused,
         "pause_notice": table.pause_notice if table.paused else "",
     }
+
+
+def chat_recent(*, table_id: int, limit: int = 20) -> list[dict]:
+    """The table's last `limit` chat lines, oldest first (what a player who joins or reloads sees)."""
+    from tables.models import ChatLine
+
+    lines = list(ChatLine.objects.filter(table_id=table_id).order_by("-id")[:limit])
+    return [chat_line_json(line) for line in reversed(lines)]
+
+
+def chat_line_json(line) -> dict:
+    """A kept chat line as the `chat` event and `chat_history` carry it: the author as the server knows them."""
+    return {"player": {"name": line.name, "bot": line.bot}, "seat": line.seat, "text": line.text,
+            "at": line.created_at.isoformat()}
 
 
 def table_bomb_pot_json(*, table: Table) -> dict | None:

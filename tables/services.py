@@ -40,8 +40,9 @@ from tables.engine.hand import Hand as EngineHand
 from tables.engine.positions import MissedBlinds, NotEnoughPlayers, Positions, SeatState, plan_hand
 from tables.hand_names import shown_hand_names
 from tables.held import hand_engine, hand_engine_keep
-from tables.models import Hand, RemoveReason, Seat, Table, WaitingEntry
+from tables.models import ChatLine, ChatMute, Hand, RemoveReason, Seat, Table, WaitingEntry
 from tables.selectors import (
+    chat_line_json,
     hand_running,
     rake_schedule_for,
     seat_sessions_and_stacks,
@@ -128,6 +129,7 @@ def seat_take(*, table_id: int, user, seat_number: int | None, buy_in: int, post
         seat.sat_down_at = timezone.now()
         seat.post_now = post == "now"
         seat.time_bank_ms = table.time_bank_seconds * 1000
+        seat.disconnected = False  # sitting down is done over a connection to the table
         seat.save()
         _after_seat_change(table=table, event="seat", data={"seat": seat.number, "player": _player_json(user)})
         return seat
@@ -165,10 +167,11 @@ def _seat_reset(seat: Seat) -> None:
     seat.sat_down_at = None
     seat.is_new = True
     seat.post_now = seat.missed_small = seat.missed_big = False
-    seat.sit_out_next = seat.leave_after_hand = seat.straddle = False
+    seat.sit_out_next = seat.leave_after_hand = seat.straddle = seat.run_twice = False
     seat.auto_muck = True
     seat.timeouts_in_row = 0
     seat.time_bank_ms = 0
+    seat.disconnected = False
     seat.sat_out_at = None
     seat.remove_reason = ""
 
@@ -213,7 +216,11 @@ def seat_sit_in(*, table_id: int, user, post: str) -> None:
                            stacks=stacks)
 
 
-def seat_options(*, table_id: int, user, auto_muck: bool | None, straddle: bool | None) -> None:
+def seat_options(
+    *, table_id: int, user, auto_muck: bool | None, straddle: bool | None, run_twice: bool | None = None
+) -> None:
+    """A seated player's table options (None: unchanged). Run it twice takes effect from the next deal: the
+    hand in play keeps the choices it was dealt with."""
     with transaction.atomic():
         table = table_lock(table_id=table_id)
         seat = _require_seat(table=table, user=user)
@@ -223,7 +230,9 @@ def seat_options(*, table_id: int, user, auto_muck: bool | None, straddle: bool 
             seat.auto_muck = auto_muck
         if straddle is not None:
             seat.straddle = straddle
-        seat.save(update_fields=["auto_muck", "straddle"])
+        if run_twice is not None:
+            seat.run_twice = run_twice
+        seat.save(update_fields=["auto_muck", "straddle", "run_twice"])
         _after_seat_change(table=table, event="seat", data={"seat": seat.number}, lobby=False)
 
 
@@ -241,17 +250,42 @@ def seat_top_up(*, table_id: int, user, amount: int) -> None:
                            seats=seats)
 
 
-def table_chat(*, table_id: int, user, text: str) -> None:
+def table_chat(*, table_id: int, user, text: str) -> ChatLine:
     """A chat line from a player seated at the table (spectators read only), sent with its author as the
-    server knows them: `player` {name, bot} and `seat`, never a name the text could fake."""
+    server knows them: `player` {name, bot} and `seat`, never a name the text could fake. Kept, so that whoever
+    joins or reloads sees the last lines (selectors.chat_recent); refused to a player staff have muted."""
     with transaction.atomic():
         table = table_lock(table_id=table_id)
         seat = _seat_of(table=table, user=user)
         if seat is None:
             raise TableError("not_seated", _("Only the players seated at this table can chat; spectators read."))
-        effects.event(
-            table_id=table.id, event="chat", data={"player": _player_json(user), "seat": seat.number, "text": text}
-        )
+        if ChatMute.objects.filter(user=user).exists():
+            raise TableError("muted", _("Staff have muted you in the chat: your messages are not sent."))
+        line = ChatLine.objects.create(table=table, user=user, name=user.username, bot=user.is_bot,
+                                       seat=seat.number, text=text)
+        effects.event(table_id=table.id, event="chat", data=chat_line_json(line))
+        return line
+
+
+def seat_connection(*, table_id: int, user, connected: bool, still_gone=None) -> bool:
+    """A seated player's first connection to the table opened, or their last one closed: the seat says so
+    to everyone. Returns whether anything changed (nothing does for someone without a seat here).
+    `still_gone` (for a closed connection): asked under the table's lock, False when a connection of theirs
+    opened meanwhile, which then leaves the seat unmarked (tables.presence)."""
+    if not Seat.objects.filter(table_id=table_id, user=user).exists():
+        return False  # a spectator: no seat to mark, no lock to take
+    with transaction.atomic():
+        table = table_lock(table_id=table_id)
+        seat = _seat_of(table=table, user=user)
+        if seat is None or seat.disconnected == (not connected):
+            return False
+        if not connected and still_gone is not None and not still_gone():
+            return False
+        seat.disconnected = not connected
+        seat.save(update_fields=["disconnected"])
+        _after_seat_change(table=table, event="seat", data={"seat": seat.number, "disconnected": not connected},
+                           lobby=False)
+        return True
 
 
 def _require_seat(*, table: Table, user) -> Seat:
@@ -376,6 +410,7 @@ def hand_deal(*, table_id: int, by_tournament: bool = False, first_button: int |
             rake=rake_schedule_for(table=table),
             auto_muck={number: seats[number].auto_muck for number in plan.dealt_in},
             antes=antes,
+            run_twice=frozenset(number for number in plan.dealt_in if seats[number].run_twice),
         )
         state = start_hand(config=config)
         table.hands_dealt += 1
@@ -385,8 +420,11 @@ def hand_deal(*, table_id: int, by_tournament: bool = False, first_button: int |
         }
         table.save(update_fields=["hands_dealt", "positions"])
         moved = []
+        # Every `time_bank_refill_hands` hands the table deals, the time banks of the players dealt in refill.
+        every = table.time_bank_refill_hands
+        refill = table.time_bank_refill_seconds > 0 and every > 0 and table.hands_dealt % every == 0
         for number, seat in seats.items():
-            before = (seat.missed_small, seat.missed_big, seat.is_new, seat.post_now, seat.status,
+            before = (seat.missed_small, seat.missed_big, seat.is_new, seat.post_now, seat.status, seat.time_bank_ms,
                       seat.just_posted_big_blind)
             seat.just_posted_big_blind = False  # a hand dealt or waited out here: the move's flag is spent
             missed = plan.missed_blinds.get(number, MissedBlinds())
@@ -395,14 +433,16 @@ def hand_deal(*, table_id: int, by_tournament: bool = False, first_button: int |
                 seat.is_new = False
                 seat.post_now = False
                 seat.status = Seat.Status.ACTIVE
+                if refill:
+                    _time_bank_refill(table=table, seat=seat)
             elif seat.status != Seat.Status.SITTING_OUT:
                 seat.status = Seat.Status.WAITING_BB
             if (seat.missed_small, seat.missed_big, seat.is_new, seat.post_now, seat.status,
-                    seat.just_posted_big_blind) != before:
+                    seat.time_bank_ms, seat.just_posted_big_blind) != before:
                 moved.append(seat)
         if moved:  # most deals move no seat: the same players, playing on
             Seat.objects.bulk_update(moved, ["missed_small", "missed_big", "is_new", "post_now", "status",
-                                             "just_posted_big_blind"])
+                                             "time_bank_ms", "just_posted_big_blind"])
         hand = Hand(
             table=table,
             number=table.hands_dealt,
@@ -425,6 +465,13 @@ def hand_deal(*, table_id: int, by_tournament: bool = False, first_button: int |
                            stacks=by_number)
         _remember(hand.id, state)
         return hand
+
+
+def _time_bank_refill(*, table: Table, seat: Seat) -> None:
+    """`seat`'s time bank gains `time_bank_refill_seconds`, never above `time_bank_max_seconds` (not saved)."""
+    most = table.time_bank_max_seconds * 1000
+    if seat.time_bank_ms < most:
+        seat.time_bank_ms = min(most, seat.time_bank_ms + table.time_bank_refill_seconds * 1000)
 
 
 def _straddler(*, table: Table, plan, seats: dict, stacks: dict, posts: list) -> int | None:
@@ -770,6 +817,8 @@ def event_for_clients(event: dict) -> dict:
     for key in ("winners", "stacks"):
         if isinstance(out.get(key), dict):
             out[key] = {str(int(seat) + 1): amount for seat, amount in out[key].items()}
+    if isinstance(out.get("runs"), list):  # a pot of a hand run twice: each board's half, seats the same way
+        out["runs"] = [event_for_clients(run) for run in out["runs"]]
     return out
 
 
@@ -779,13 +828,20 @@ def hand_summary(*, hand: Hand) -> dict:
     result = hand.result or {}
     secret = fairness.DeckSecret.from_json(hand.deck_secret)
     openings = fairness.open_positions(secret=secret, positions=result.get("public_positions", []))
+    boards = result.get("boards") or [result.get("board", [])]
     return {
         "hand_id": hand.id,
         "number": hand.number,
         "board": result.get("board", []),
+        "boards": boards,
         "shown": result.get("shown", {}),
         "hands": shown_hand_names(variant=hand.config["variant"], board=result.get("board", []),
                                   shown=result.get("shown", {})),
+        # Run twice: each shown hand's name on each board (the first is "hands" again).
+        "hands_by_board": [
+            shown_hand_names(variant=hand.config["variant"], board=board, shown=result.get("shown", {}))
+            for board in boards
+        ] if len(boards) > 1 else None,
         "pots": [event_for_clients(pot) for pot in result.get("pots", [])],
         "rake": result.get("rake", 0),
         "deck_commitment": hand.commitment,
@@ -830,6 +886,7 @@ def _hand_finish(
     hand.result = {
         **settlement.as_dict(),
         "board": state.board,
+        "boards": state.boards,
         "shown": {str(seat + 1): cards for seat, cards in state.shown_cards().items()},
         "public_positions": state.public_positions(),
         "hole_positions": {str(seat): list(positions) for seat, positions in state.deck_map.hole.items()},

@@ -82,9 +82,10 @@ def table_snapshot(
                 "time_bank_ms": seat.time_bank_ms,
                 "sitting_out_next": seat.sit_out_next,
                 "leaving": seat.leave_after_hand,
+                "disconnected": bool(seat.user_id) and seat.disconnected,
                 "kept_until": _kept_until(table, seat, stack),
                 "reserved": seat.user_id is None and seat.number in reserved,
-                "_options": {"auto_muck": seat.auto_muck, "straddle": seat.straddle},
+                "_options": {"auto_muck": seat.auto_muck, "straddle": seat.straddle, "run_twice": seat.run_twice},
             }
         )
     now = timezone.now()
@@ -99,6 +100,7 @@ def table_snapshot(
         "hand": None,
         "seats": seat_rows,
         "board": [],
+        "boards": [],
         "pots": [],
         "button": table.positions["button"] + 1 if table.positions else None,
         "to_act": None,
@@ -120,6 +122,7 @@ def table_snapshot(
             "bomb_pot": hand.config.get("bomb_pot", 0),
         }
         snapshot["board"] = state.board
+        snapshot["boards"] = state.boards
         if state.settlement is not None:
             snapshot["pots"] = [
                 {"amount": pot.amount, "rake": pot.rake, "net": pot.net, "eligible": [s + 1 for s in pot.eligible]}

@@ -66,8 +66,9 @@ function sortValue(d, key) {
 
 export function compareRows(a, b, key, dir) {
   if (key === "stakes") {
+    // Play chips and euros apart (5.00 chips are not dearer than EUR 4), then in stakes order.
     const row = (d) => ({ big_blind: Number(d.bigBlind), structure: d.structure, stakes: d.stakes });
-    return dir * stakesOrder(row(a), row(b));
+    return dir * (String(a.currency || "").localeCompare(String(b.currency || "")) || stakesOrder(row(a), row(b)));
   }
   const x = sortValue(a, key);
   const y = sortValue(b, key);

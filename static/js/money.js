@@ -97,6 +97,8 @@ export function parseAmount(text, lang = pageLang()) {
     whole = s.slice(0, decimalAt);
     frac = s.slice(decimalAt + 1);
   }
+  // Separators left in the whole part group thousands: "1.000" is a thousand, "0.500" or "1.00.0" nothing.
+  if (/[.,]/.test(whole) && !/^[1-9]\d{0,2}([.,]\d{3})*$/.test(whole)) return null;
   whole = whole.replace(/[.,]/g, "");
   if (/[.,]/.test(frac) || frac.length > 2) return null;
   if (!whole && !frac) return null;

@@ -24,7 +24,7 @@ const FALLBACK = {
   total_pot: "Pot {amount}", rake: "rake {amount}", gross: "gross {amount}", net: "to the winners {amount}",
   won: "{name} won {amount}", result: "Result", status_folded: "Folded", status_all_in: "All-in", status_mucked: "Mucked",
   bot: "BOT", dealer_button: "Dealer button", deck_commitment: "Deck commitment", not_found: "This hand cannot be shown.",
-  chips: "{amount} chips",
+  chips: "{amount} chips", run_n: "Run {n}", run_won: "Run {n}: {name} won {amount}",
 };
 const PLAY_MS = 900;
 
@@ -74,12 +74,14 @@ export class Replayer {
     const { table, hand, frames } = this.data;
     const E = (this.el = {});
     E.board = h("div", { id: "board", class: "board" });
+    E.board2 = h("div", { id: "board-2", class: "board second-run", hidden: true }); // a board run twice
+    E.boards = h("div", { class: "boards" }, E.board, E.board2);
     E.pots = h("div", { id: "pots", class: "pots" });
     E.total = h("div", { id: "total-pot", class: "total-pot" });
     E.seats = h("div", { class: "seats" });
     E.felt = h("div", { class: "felt-wrap", id: "felt", "data-seats": String(table.seats) },
       h("div", { class: "felt" }, h("div", { class: "felt-logo", "aria-hidden": "true", text: "♠ ♥ ♣ ♦" })),
-      h("div", { class: "felt-center" }, E.total, E.board, E.pots), E.seats);
+      h("div", { class: "felt-center" }, E.total, E.boards, E.pots), E.seats);
     E.description = h("p", { id: "replay-description", class: "replay-description", role: "status", "aria-live": "polite" });
     E.step = h("span", { id: "replay-step", class: "replay-step" });
     E.slider = h("input", { type: "range", id: "replay-slider", min: "0", max: String(frames.length - 1), value: "0",
@@ -146,11 +148,12 @@ export class Replayer {
       case "deal": return this.t("deal");
       case "post": return this.t(`post_${step.verb}`, { name, amount: this.short(step.amount) }) + allIn;
       case "action": return this.t(step.verb, { name, amount }) + allIn;
-      case "street": return `${this.t(`street_${step.street}`)}: ${(step.cards || []).map(cardText).join(" ")}`;
+      case "street": return `${step.run ? `${this.t("run_n", { n: step.run })} · ` : ""}${this.t(`street_${step.street}`)}: ${(step.cards || []).map(cardText).join(" ")}`;
       case "return": return this.t("return", { name, amount: this.short(step.amount) });
       case "show": return this.t("show", { name, cards: (step.cards || []).map(cardText).join(" ") });
       case "muck": return this.t("muck", { name });
-      case "collect": return this.t("collect", { name, amount: this.money(step.amount), pot: this.potName(step.pot).toLowerCase() });
+      case "collect": return (step.run ? `${this.t("run_n", { n: step.run })} · ` : "")
+        + this.t("collect", { name, amount: this.money(step.amount), pot: this.potName(step.pot).toLowerCase() });
       default: return "";
     }
   }
@@ -193,9 +196,17 @@ export class Replayer {
   }
 
   renderCenter(frame) {
-    const slots = [];
-    for (let i = 0; i < 5; i++) slots.push(frame.board[i] ? cardEl(frame.board[i], "board-card") : h("span", { class: "pcard slot", "aria-hidden": "true" }));
-    this.el.board.replaceChildren(...slots);
+    const boards = frame.boards || [frame.board];
+    const fill = (el, cards, label) => {
+      const slots = label ? [h("span", { class: "run-label", text: label })] : [];
+      for (let i = 0; i < 5; i++) slots.push(cards[i] ? cardEl(cards[i], "board-card") : h("span", { class: "pcard slot", "aria-hidden": "true" }));
+      el.replaceChildren(...slots);
+    };
+    const twice = boards.length > 1;
+    fill(this.el.board, boards[0], twice ? this.t("run_n", { n: 1 }) : "");
+    this.el.board2.hidden = !twice;
+    this.el.boards.classList.toggle("run-twice", twice);
+    if (twice) fill(this.el.board2, boards[1], this.t("run_n", { n: 2 }));
     const bets = frame.seats.reduce((sum, s) => sum + s.bet, 0);
     const settled = frame.pots.some((p) => p.net !== undefined);
     const gross = frame.pots.reduce((sum, p) => sum + p.amount, 0) + bets;
@@ -217,6 +228,13 @@ export class Replayer {
     }
     const items = [];
     this.data.hand.pots.forEach((pot, i) => {
+      for (const run of pot.runs || []) { // a board run twice: each half of the pot on its board
+        for (const [seat, amount] of Object.entries(run.winners)) {
+          items.push(h("li", { "data-seat": seat, "data-amount": amount, "data-run": run.run },
+            `${this.t("run_won", { n: run.run, name: this.name(Number(seat)), amount: this.money(amount) })} · ${this.potName(i)}`));
+        }
+      }
+      if (pot.runs && pot.runs.length) return;
       for (const [seat, amount] of Object.entries(pot.winners)) {
         items.push(h("li", { "data-seat": seat, "data-amount": amount },
           `${this.t("won", { name: this.name(Number(seat)), amount: this.money(amount) })} · ${this.potName(i)}: `,

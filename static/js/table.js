@@ -104,6 +104,9 @@ const FALLBACK = {
   hand_straight_flush: "straight flush, {high}", hand_royal_flush: "royal flush", hand_low: "{cards} low",
   ...rankNames(),
   hand_verify: "Verify the deck", hand_replay: "Replay",
+  run_twice: "Run it twice", run_twice_help: "When everyone all in has it on, the rest of the board is dealt twice and each pot is halved.",
+  run_n: "Run {n}", run_won: "Run {n}: {name} won {amount}", status_disconnected: "Disconnected",
+  time_bank_refill: "Time bank: +{refill}s every {hands} hands, up to {max}s.",
 };
 
 /** English names of the ranks: rank_one_J "jack", rank_many_J "jacks", rank_high_J "jack high". */
@@ -347,11 +350,10 @@ export class TablePage {
     this.history = [];
     this.handKey = null;
     this.lastHand = null; // the last hand seen, for the history and the board left on the table between hands
-    this.handNumbers = new Map(); // hand id -> number
     this.waiting = null; // this player's place on this table's waiting list (the server's `waiting` message)
     this.streetKey = null;
     this.preAppliedFor = null;
-    this.options = { auto_muck: true, straddle: false };
+    this.options = { auto_muck: true, straddle: false, run_twice: false };
     this.baseTitle = document.title;
 
     this.build();
@@ -415,11 +417,14 @@ export class TablePage {
 
     E.pots = h("div", { id: "pots", class: "pots", "aria-live": "polite" });
     E.board = h("div", { id: "board", class: "board" });
+    // A board run twice: the second run's board under the first (hidden otherwise).
+    E.board2 = h("div", { id: "board-2", class: "board second-run", hidden: true });
+    E.boards = h("div", { class: "boards" }, E.board, E.board2);
     E.totalPot = h("div", { id: "total-pot", class: "total-pot" });
     E.seats = h("div", { class: "seats" });
     E.felt = h("div", { class: "felt-wrap", id: "felt" },
       h("div", { class: "felt" }, h("div", { class: "felt-logo", "aria-hidden": "true", text: "♠ ♥ ♣ ♦" })),
-      h("div", { class: "felt-center" }, E.board, h("div", { class: "pot-area" }, E.totalPot, E.pots)),
+      h("div", { class: "felt-center" }, E.boards, h("div", { class: "pot-area" }, E.totalPot, E.pots)),
       E.seats);
 
     // Action bar (rebuilt for every decision), pre-actions and the spectator's line.
@@ -490,13 +495,16 @@ export class TablePage {
     E.autoMuck = h("input", { type: "checkbox", id: "auto-muck", checked: true, onchange: () => this.sendOptions() });
     E.straddle = h("input", { type: "checkbox", id: "straddle", onchange: () => this.sendOptions() });
     E.straddleLabel = h("label", { class: "toggle", hidden: true }, E.straddle, " ", t("straddle"));
+    E.runTwice = h("input", { type: "checkbox", id: "run-twice", onchange: () => this.sendOptions() });
+    E.runTwiceLabel = h("label", { class: "toggle", title: t("run_twice_help") }, E.runTwice, " ", t("run_twice"));
     E.topUpButton = h("button", { type: "button", id: "top-up", class: "button ghost", text: t("top_up"), onclick: () => this.openTopUp() });
     E.leave = h("button", { type: "button", id: "leave", class: "button danger", text: t("leave"), onclick: () => this.leave() });
     E.myTimeBank = h("span", { id: "my-time-bank", class: "my-time-bank", title: t("time_bank") });
     E.keptUntil = h("span", { id: "kept-until", class: "kept-until", hidden: true });
     return h("div", { id: "seat-controls", class: "seat-controls", hidden: true },
       E.rebuy, E.sitOut, E.sitInGroup, E.topUpButton, E.leave,
-      h("label", { class: "toggle" }, E.autoMuck, " ", t("auto_muck")), E.straddleLabel, E.myTimeBank, E.keptUntil);
+      h("label", { class: "toggle" }, E.autoMuck, " ", t("auto_muck")), E.straddleLabel, E.runTwiceLabel, E.myTimeBank,
+      E.keptUntil);
   }
 
   buildBuyInDialog() {
@@ -695,6 +703,8 @@ export class TablePage {
       } catch (e) {
         console.warn("table event not shown", msg, e);
       }
+    } else if (msg.type === "chat_history") {
+      this.chatHistory(Array.isArray(msg.lines) ? msg.lines : []);
     } else if (["waiting", "seat_offer", "seat_offer_expired", "removed"].includes(msg.type)) {
       this.onPersonal(msg);
     } else if (msg.type === "error") {
@@ -723,7 +733,6 @@ export class TablePage {
     this.state = state;
 
     if (state.hand) {
-      this.handNumbers.set(String(state.hand.id), state.hand.number ?? state.hand.id);
       this.lastHand = { ...state.hand, board: state.board || [] };
       if (this.finished && this.finished.handId !== state.hand.id) this.finished = null; // the next deal
       if (!this.finished) this.handSeats = { handId: state.hand.id, seats: state.seats };
@@ -821,7 +830,7 @@ export class TablePage {
     E.meta.textContent = parts.join(" · ");
     this.renderTournament();
     const hand = this.state && this.state.hand;
-    E.handNumber.textContent = hand ? this.t("hand_number", { number: hand.number ?? hand.id }) : "";
+    E.handNumber.textContent = hand ? this.t("hand_number", { number: hand.id ?? hand.number }) : "";  // the number My hands and the histories use
     E.handNumber.hidden = !hand;
     E.street.textContent = hand && hand.street ? this.t(`street_${hand.street}`) : "";
     E.street.hidden = !(hand && hand.street);
@@ -949,13 +958,16 @@ export class TablePage {
     if (won) classes.push("is-winner");
     if (isTurn) classes.push("is-turn");
     if (seat.player.bot) classes.push("is-bot");
+    if (seat.disconnected) classes.push("is-disconnected");
 
     const { cards, shown, kept } = this.seatCards(seat, status, isMe);
     const cardsEl = h("div", { class: `cards n${cards.length}${shown ? " shown" : ""}${kept ? " kept" : ""}` },
       cards.map((c) => cardEl(c)));
-    const board = finished ? finished.board : state.board || [];
-    const named = cards.length && cards[0] && (shown || isMe) && board.length >= 3
-      ? describeShown(cards, board, this.currentTable().game, (k, p) => this.t(k, p)) : "";
+    const boards = finished ? finished.boards : (state.boards && state.boards.length ? state.boards : [state.board || []]);
+    const nameOn = (board) => describeShown(cards, board, this.currentTable().game, (k, p) => this.t(k, p));
+    // Run twice: the hand's name on each board ("a pair of aces | three of a kind, queens").
+    const named = cards.length && cards[0] && (shown || isMe) && boards[0].length >= 3
+      ? boards.filter((b) => b.length >= 3).map(nameOn).join(" | ") : "";
 
     let statusText = "";
     if (this.isBusted(seat)) statusText = this.t("status_busted");
@@ -966,6 +978,7 @@ export class TablePage {
     else if (this.lastActions.has(seat.seat)) statusText = this.t(`last_${this.lastActions.get(seat.seat)}`);
     if (seat.leaving) statusText = this.t("status_leaving");
     else if (seat.sitting_out_next && status !== "sitting_out") statusText = this.t("status_sitting_out_next");
+    if (seat.disconnected) statusText = this.t("status_disconnected");
 
     const bet = seat.bet || 0;
     const betEl = h("div", { class: `bet${bet ? "" : " none"}`, "data-amount": bet },
@@ -981,7 +994,7 @@ export class TablePage {
       h("div", { class: "name", title: seat.player.name }, h("span", { class: "player-name", text: seat.player.name })),
       h("div", { class: "plate-row" }, h("span", { class: "stack", "data-amount": seat.stack || 0, text: this.short(seat.stack || 0) })),
       // The hand's name while it matters, unless the seat has news of its own (broke, leaving).
-      named && !this.isBusted(seat) && !seat.leaving ? h("div", { class: "hand-name", text: named })
+      named && !this.isBusted(seat) && !seat.leaving && !seat.disconnected ? h("div", { class: `hand-name${named.includes(" | ") ? " two-boards" : ""}`, text: named, title: named })
         : h("div", { class: "status", text: statusText }),
       timer, bank);
     const button = state.button === seat.seat
@@ -1048,14 +1061,24 @@ export class TablePage {
     const state = this.state;
     const E = this.el;
     const finished = this.finished;
-    let board = state.board || [];
+    let boards = state.boards && state.boards.length ? state.boards : [state.board || []];
     // Between hands the last board stays on the felt until the next deal, as in every room.
-    if (!state.hand && !board.length) board = finished ? finished.board : (this.lastHand && this.lastHand.board) || [];
-    E.board.classList.toggle("is-past", !state.hand && board.length > 0);
-    const slots = [];
-    for (let i = 0; i < 5; i++) slots.push(board[i] ? cardEl(board[i], "board-card") : h("span", { class: "pcard slot", "aria-hidden": "true" }));
-    E.board.replaceChildren(...slots);
-    E.board.classList.toggle("is-empty", board.length === 0);
+    if (!state.hand && !boards[0].length) {
+      boards = finished ? finished.boards : [(this.lastHand && this.lastHand.board) || []];
+    }
+    const board = boards[0];
+    const second = boards.length > 1 ? boards[1] : null;
+    const fill = (el, cards, label) => {
+      const slots = label ? [h("span", { class: "run-label", text: label })] : [];
+      for (let i = 0; i < 5; i++) slots.push(cards[i] ? cardEl(cards[i], "board-card") : h("span", { class: "pcard slot", "aria-hidden": "true" }));
+      el.replaceChildren(...slots);
+      el.classList.toggle("is-past", !state.hand && cards.length > 0);
+      el.classList.toggle("is-empty", cards.length === 0);
+    };
+    fill(E.board, board, second ? this.t("run_n", { n: 1 }) : "");
+    E.board2.hidden = !second;
+    E.boards.classList.toggle("run-twice", !!second);
+    if (second) fill(E.board2, second, this.t("run_n", { n: 2 }));
 
     // One pot figure while the hand is played (with the side pots named once there are any); at its end each
     // pot with its gross amount, rake and what its winners shared.
@@ -1085,11 +1108,17 @@ export class TablePage {
     const high = new Set(pot.high_winners || []);
     const low = new Set(pot.low_winners || []);
     const split = low.size > 0;
-    const lines = winners.map((w) => {
+    let lines = winners.map((w) => {
       const half = split ? [high.has(w.seat) ? this.t("hi_lo_high") : null, low.has(w.seat) ? this.t("hi_lo_low") : null].filter(Boolean).join("/") : "";
       return h("span", { class: "pot-winner", "data-seat": w.seat },
         this.t("hand_won", { name: name(w.seat), amount: this.short(w.amount) }) + (half ? ` (${half})` : ""));
     });
+    if (Array.isArray(pot.runs) && pot.runs.length) {
+      // Run twice: each half of the pot and who won it on its board.
+      lines = pot.runs.flatMap((run) => winnerList(run.winners).filter((w) => w.amount).map((w) => h("span", {
+        class: "pot-winner run-winner", "data-seat": w.seat, "data-run": run.run,
+      }, this.t("run_won", { n: run.run, name: name(w.seat), amount: this.short(w.amount) }))));
+    }
     return h("div", {
       class: `pot${i === 0 ? " main" : " side"}`, "data-pot": i, "data-amount": pot.amount, "data-rake": pot.rake || 0,
       "data-net": pot.net ?? pot.amount,
@@ -1420,12 +1449,17 @@ export class TablePage {
     E.autoMuck.checked = !!this.options.auto_muck;
     E.straddle.checked = !!this.options.straddle;
     E.straddleLabel.hidden = !this.currentTable().straddle;
+    E.runTwice.checked = !!this.options.run_twice;
     const table = this.currentTable();
     const room = (table.max_buy_in || 0) - (me.stack || 0);
     E.topUpButton.hidden = busted;
     E.topUpButton.disabled = room < this.chip() || this.inHand(me);
     E.topUpButton.title = this.t("top_up_between_hands");
     E.myTimeBank.replaceChildren(icon("clock"), " ", this.t("time_bank_left", { n: Math.round((me.time_bank_ms || 0) / 1000) }));
+    const bank = table.time_bank;
+    E.myTimeBank.title = bank && bank.refill_seconds
+      ? this.t("time_bank_refill", { refill: bank.refill_seconds, hands: bank.refill_every_hands, max: bank.max_seconds })
+      : this.t("time_bank");
     // Sitting out: the seat is kept until the table's limit, then it comes free (docs/tables.md).
     const keptUntil = me.kept_until ? new Date(me.kept_until) : null;
     E.keptUntil.hidden = !keptUntil;
@@ -1496,8 +1530,10 @@ export class TablePage {
   }
 
   sendOptions() {
-    this.options = { ...this.options, auto_muck: this.el.autoMuck.checked, straddle: this.el.straddle.checked };
-    this.send({ type: "options", auto_muck: this.options.auto_muck, straddle: this.options.straddle });
+    this.options = { ...this.options, auto_muck: this.el.autoMuck.checked, straddle: this.el.straddle.checked,
+      run_twice: this.el.runTwice.checked };
+    this.send({ type: "options", auto_muck: this.options.auto_muck, straddle: this.options.straddle,
+      run_twice: this.options.run_twice });
   }
 
   /** The player's money at this table from the server (bounds, wallet, top-up room), or null if unavailable. */
@@ -1698,9 +1734,11 @@ export class TablePage {
       for (const w of winnerList(pot.winners)) won.set(w.seat, (won.get(w.seat) || 0) + (w.amount || 0));
     }
     const me = this.me && seats.find((s) => s.seat === this.me.seat);
+    const board = Array.isArray(ev.board) ? ev.board : (this.lastHand && this.lastHand.board) || [];
     this.finished = {
       handId,
-      board: Array.isArray(ev.board) ? ev.board : (this.lastHand && this.lastHand.board) || [],
+      board,
+      boards: Array.isArray(ev.boards) && ev.boards.length ? ev.boards : [board],
       shown: new Map(Object.entries(ev.shown || {}).map(([seat, cards]) => [Number(seat), cards])),
       pots,
       won,
@@ -1721,6 +1759,22 @@ export class TablePage {
     log.append(line);
     while (log.childElementCount > 200) log.firstElementChild.remove();
     if (atBottom) log.scrollTop = log.scrollHeight;
+  }
+
+  /** The table's last chat lines, sent on every (re)connection: they replace the players' lines shown so far
+   * (the dealer's lines stay), so a reconnection shows no line twice. */
+  chatHistory(lines) {
+    for (const old of this.el.chatLog.querySelectorAll(".chat-line.player")) old.remove();
+    const log = this.el.chatLog;
+    const first = log.firstElementChild;
+    for (const line of lines) {
+      const player = line.player || {};
+      const who = typeof player === "string" ? player : player.name;
+      const el = h("div", { class: `chat-line player${player.bot ? " bot" : ""}` },
+        h("b", { class: "who", text: `${who || "?"}:` }), " ", h("span", { text: line.text || "" }));
+      log.insertBefore(el, first);
+    }
+    log.scrollTop = log.scrollHeight;
   }
 
   dealerLine(text) {
@@ -1752,7 +1806,9 @@ export class TablePage {
   }
 
   onEvent(ev) {
-    const name = (e) => e.name || (e.player && e.player.name) || (Number.isInteger(e.seat) ? this.seatName(e.seat) : "");
+    // A chat line names its player as a string; other events name a seat or carry a player object.
+    const name = (e) => e.name || (typeof e.player === "string" ? e.player : e.player && e.player.name)
+      || (Number.isInteger(e.seat) ? this.seatName(e.seat) : "");
     switch (ev.event) {
       case "chat":
         this.chatLine(ev.bot || (ev.player && ev.player.bot) ? "player bot" : "player", (name(ev) || "?") + ":", ev.text || "");
@@ -1775,7 +1831,8 @@ export class TablePage {
       case "street": {
         this.lastActions.clear();
         const board = Array.isArray(ev.board) ? ev.board : Array.isArray(ev.cards) ? ev.cards : [];
-        const street = ev.street ? this.t(`street_${ev.street}`) : "";
+        let street = ev.street ? this.t(`street_${ev.street}`) : "";
+        if (street && ev.run) street = `${this.t("run_n", { n: ev.run })} · ${street}`;
         if (street) this.dealerLine(`${street}${board.length ? ": " + board.map(cardText).join(" ") : ""}`);
         if (this.state) this.renderSeats();
         break;
@@ -1835,7 +1892,7 @@ export class TablePage {
       case "hand_cancelled":
         this.finished = null;
         this.awards = [];
-        this.dealerLine(this.t("hand_cancelled", { number: ev.number ?? "" }));
+        this.dealerLine(this.t("hand_cancelled", { number: ev.hand_id ?? ev.number ?? "" }));
         this.history.unshift({ number: ev.number ?? "", pot: 0, winners: [], board: [], handId: null, cancelled: true });
         this.history = this.history.slice(0, 10);
         this.renderHistory();
@@ -1876,13 +1933,12 @@ export class TablePage {
     if (pot === null && pots.length) pot = pots.reduce((s, p) => s + (p.amount || 0), 0);
     if (pot === null) pot = winners.reduce((s, w) => s + (w.amount || 0), 0);
     const handId = ev.hand_id ?? (ev.hand && ev.hand.id);
-    const number = ev.number ?? ev.hand_number ?? (ev.hand && ev.hand.number) ??
-      (handId !== undefined && this.handNumbers.get(String(handId))) ??
-      (this.lastHand && (this.lastHand.number ?? this.lastHand.id)) ?? "";
+    const number = handId ?? (this.lastHand && (this.lastHand.id ?? this.lastHand.number)) ?? "";
     const board = Array.isArray(ev.board) ? ev.board : this.lastHand && this.lastHand.board ? this.lastHand.board : [];
     if (this.lastHand && Array.isArray(ev.board) && ev.board.length) this.lastHand.board = ev.board;
     const replayUrl = handId !== undefined && this.me ? `/hands/${handId}/` : null;
-    this.history.unshift({ number, pot, winners: [...byName.entries()], board, handId, replayUrl });
+    const boards = Array.isArray(ev.boards) && ev.boards.length > 1 ? ev.boards : [board];
+    this.history.unshift({ number, pot, winners: [...byName.entries()], board, boards, handId, replayUrl });
     this.history = this.history.slice(0, 10);
     this.awards = [];
     this.renderHistory();
@@ -1893,7 +1949,7 @@ export class TablePage {
       h("div", { class: "hh-top" },
         h("span", { class: "hh-number", text: this.t("hand_number", { number: entry.number }) }),
         h("span", { class: "hh-pot", text: entry.cancelled ? "" : this.money(entry.pot) })),
-      entry.board.length ? h("div", { class: "hh-board" }, entry.board.map((c) => cardEl(c, "mini"))) : null,
+      ...(entry.boards || [entry.board]).filter((b) => b.length).map((b) => h("div", { class: "hh-board" }, b.map((c) => cardEl(c, "mini")))),
       entry.cancelled ? h("div", { class: "hh-cancelled", text: this.t("hand_cancelled_short") }) : null,
       h("div", { class: "hh-winners" }, entry.winners.map(([who, amount]) => h("span", {
         class: `hh-winner${who === this.userName ? " me" : ""}`, text: this.t("hand_won", { name: who, amount: this.short(amount) }),
@@ -1911,7 +1967,7 @@ export class TablePage {
       const { hands } = await response.json();
       const known = new Set(this.history.map((entry) => String(entry.handId)));
       const older = hands.filter((hand) => !known.has(String(hand.hand_id))).map((hand) => ({
-        number: hand.number, pot: hand.pot, board: hand.board, handId: hand.hand_id,
+        number: hand.number, pot: hand.pot, board: hand.board, boards: hand.boards, handId: hand.hand_id,
         winners: hand.winners.map((w) => [w.name, w.amount]), replayUrl: hand.replay_url || null,
       }));
       this.history = [...this.history, ...older].slice(0, 10);

@@ -99,7 +99,8 @@ export async function verifyHand(data, t) {
       lines.push({ position, card, ok: true, text: t("opening_ok", { position, card }) });
     }
   }
-  const shown = [...(data.board || []), ...Object.values(data.shown || {}).flat()];
+  // Every board (both, when the board was run twice), and the hands shown.
+  const shown = [...new Set([...(data.board || []), ...(data.boards || []).flat(), ...Object.values(data.shown || {}).flat()])];
   const missing = shown.filter((card) => !proven.has(card));
   if (missing.length) {
     ok = false;

@@ -2,6 +2,7 @@
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from tables.models import Game
 
@@ -12,7 +13,11 @@ class HandFilterForm(forms.Form):
     table = forms.IntegerField(label=_("Table"), required=False, min_value=1, max_value=2**31 - 1)
     game = forms.ChoiceField(label=_("Game"), required=False, choices=[("", _("All games")), *Game.choices])
     since = forms.DateField(label=_("From"), required=False, widget=forms.DateInput(attrs={"type": "date"}))
-    until = forms.DateField(label=_("To"), required=False, widget=forms.DateInput(attrs={"type": "date"}))
+    until = forms.DateField(
+        label=pgettext_lazy("until a date", "To"),
+        required=False,
+        widget=forms.DateInput(attrs={"type": "date"}),
+    )
 
     def clean(self):
         cleaned = super().clean()

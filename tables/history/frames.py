@@ -19,6 +19,7 @@ def replay_frames(story: HandStory, *, viewer: int | str | None) -> dict[str, An
     # Before the showdown a viewer sees their own cards only (staff: everyone's); shown hands turn up as shown.
     own = {seat: cards for seat, cards in visible.items() if viewer in (seat, FULL_VIEW)}
     board: tuple[str, ...] = ()
+    second: tuple[str, ...] = ()  # the second run's board, when the board was run twice
     stacks = {s.seat: s.stack for s in story.seats}
     bets = dict.fromkeys(stacks, 0)
     middle = 0
@@ -46,7 +47,10 @@ def replay_frames(story: HandStory, *, viewer: int | str | None) -> dict[str, An
         elif step.kind == "street":
             middle += sum(bets.values())
             bets = dict.fromkeys(stacks, 0)
-            board = step.board
+            if step.run == 2:
+                second = step.board
+            else:
+                board = step.board
             last = {}
         elif step.kind == "return":
             stacks[seat] += step.amount
@@ -64,7 +68,10 @@ def replay_frames(story: HandStory, *, viewer: int | str | None) -> dict[str, An
         elif step.kind == "end":
             continue
         pots = pots or [{"amount": middle}]
-        frames.append(_frame(step.kind, step, stacks, bets, status, face_up, board, pots, last, dealt, own))
+        frame = _frame(step.kind, step, stacks, bets, status, face_up, board, pots, last, dealt, own)
+        if second:
+            frame["boards"] = [list(board), list(second)]
+        frames.append(frame)
     return {
         "hand": {
             "id": story.hand_id,
@@ -73,6 +80,7 @@ def replay_frames(story: HandStory, *, viewer: int | str | None) -> dict[str, An
             "started_at": story.started_at.isoformat(),
             "deck_commitment": story.commitment,
             "board": list(story.board),
+            "boards": [list(b) for b in story.boards] if story.run_twice else [list(story.board)],
             "rake": story.rake,
             "pots": _settled_pots(story),
         },
@@ -110,6 +118,11 @@ def _settled_pots(story: HandStory) -> list[dict[str, Any]]:
             "rake": pot["rake"],
             "net": pot["net"],
             "winners": {str(seat + 1): amount for seat, amount in pot["winners"].items() if amount},
+            **({"runs": [
+                {"run": run["run"], "board": run["board"], "amount": run["amount"],
+                 "winners": {str(seat + 1): amount for seat, amount in run["winners"].items() if amount}}
+                for run in pot["runs"]
+            ]} if pot.get("runs") else {}),
         }
         for pot in story.pots
     ]
@@ -159,6 +172,7 @@ def _frame(
                     "street": step.street if kind == "street" else None,
                     "cards": list(step.cards) or None,
                     "pot": step.pot,
+                    "run": step.run or None,
                 }.items()
                 if value not in (None, False)
             }

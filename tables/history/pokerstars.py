@@ -140,7 +140,9 @@ class _Writer:
         all-in hand's board is run out first, as PokerStars writes it), then the pots collected."""
         story = self.story
         lines: list[str] = []
-        showdown: list[str] = ["*** SHOW DOWN ***"] if story.went_to_showdown else []
+        first = "*** FIRST SHOW DOWN ***" if story.run_twice else "*** SHOW DOWN ***"
+        showdown: list[str] = [first] if story.went_to_showdown else []
+        second_said = False
         for step in self.steps:
             name = self.names.get(step.seat, "")
             if step.kind == "action":
@@ -162,6 +164,9 @@ class _Writer:
             elif step.kind == "collect":
                 lines += showdown
                 showdown = []
+                if step.run == 2 and not second_said:  # the second board's halves
+                    lines.append("*** SECOND SHOW DOWN ***")
+                    second_said = True
                 lines.append(f"{name} collected {self.m(step.amount)} from {self.pot_name(step.pot)}")
             elif step.kind == "end" and not story.went_to_showdown and not self.winner_chose():
                 winner = next(seat for seat in story.order if seat not in story.folded)
@@ -185,11 +190,13 @@ class _Writer:
         return words + (" and is all-in" if step.all_in else "")
 
     def street_line(self, step: Step) -> str:
+        """``*** TURN *** [flop] [turn]``; a board run twice says which run: ``*** SECOND RIVER ***``."""
         board = step.board
+        run = {1: "FIRST ", 2: "SECOND "}.get(step.run, "")
         if step.street == "flop":
-            return f"*** FLOP *** {cards_text(board[:3])}"
+            return f"*** {run}FLOP *** {cards_text(board[:3])}"
         name = step.street.upper()
-        return f"*** {name} *** {cards_text(board[:-1])} {cards_text(board[-1:])}"
+        return f"*** {run}{name} *** {cards_text(board[:-1])} {cards_text(board[-1:])}"
 
     def pot_name(self, index: int | None) -> str:
         pots = len(self.story.pots)
@@ -202,7 +209,11 @@ class _Writer:
     def summary_lines(self) -> list[str]:
         story = self.story
         lines = ["*** SUMMARY ***", self.total_line()]
-        if story.board:
+        if story.run_twice:
+            lines.append("Hand was run twice")
+            words = ("FIRST", "SECOND")
+            lines += [f"{word} Board {cards_text(board)}" for word, board in zip(words, story.boards, strict=True)]
+        elif story.board:
             lines.append(f"Board {cards_text(story.board)}")
         lines += [self.seat_summary(seat.seat) for seat in story.seats]
         return lines

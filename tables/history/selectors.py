@@ -105,6 +105,7 @@ def hand_row(*, hand: Hand, user_id: int | None) -> dict[str, Any]:
         },
         "ended_at": hand.ended_at,
         "board": result.get("board", []),
+        "boards": result.get("boards") or [result.get("board", [])],
         "pot": hand.pot_total,
         "rake": result.get("rake", 0),
         "winners": [{"name": name, "amount": amount} for name, amount in winners.items() if amount],

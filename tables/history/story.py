@@ -77,6 +77,12 @@ class HandStory:
     commitment: str
     public_positions: tuple[int, ...]
     hole_positions: Mapping[int, tuple[int, ...]]
+    boards: tuple[tuple[str, ...], ...] = ()
+    """Every board: the one board, or both when the rest of the board was run twice (the first is ``board``)."""
+
+    @property
+    def run_twice(self) -> bool:
+        return len(self.boards) > 1
 
     # --- who may see what ------------------------------------------------------------------------
 
@@ -175,14 +181,24 @@ def story_from_hand(*, hand: Any) -> HandStory:
         seats=seats,
         order=tuple(state.order),
         posts=tuple((seat, PostKind(kind).value) for seat, kind in config.posts),
-        antes=dict(config.antes),
+        # A bomb pot's post is every dealt player's ante (PHH writes it so too), not a dead small blind.
+        antes={seat: config.antes.get(seat, 0) + config.bomb_pot for seat in state.order}
+        if config.bomb_pot
+        else dict(config.antes),
         events=tuple(state.events),
         board=tuple(result.get("board", state.board)),
         folded=frozenset(state.folded),
         mucked=frozenset(state.mucked),
         shown=frozenset(state.shown_cards()),
         pots=tuple(
-            {**pot, "winners": {int(seat): amount for seat, amount in pot["winners"].items()}}
+            {
+                **pot,
+                "winners": {int(seat): amount for seat, amount in pot["winners"].items()},
+                "runs": [
+                    {**run, "winners": {int(seat): amount for seat, amount in run["winners"].items()}}
+                    for run in pot.get("runs", ())
+                ],
+            }
             for pot in result.get("pots", [])
         ),
         rake=result.get("rake", 0),
@@ -191,6 +207,7 @@ def story_from_hand(*, hand: Any) -> HandStory:
         commitment=hand.commitment,
         public_positions=tuple(result.get("public_positions", state.public_positions())),
         hole_positions={int(seat): tuple(p) for seat, p in result.get("hole_positions", {}).items()},
+        boards=tuple(tuple(board) for board in result.get("boards") or state.boards),
     )
 
 
@@ -209,6 +226,7 @@ class Step:
     bet), ``street`` (``street``, ``cards`` dealt, ``board``), ``return`` (uncalled chips back), ``show``
     (``cards``), ``muck``, ``collect`` (``pot`` index, ``amount`` after rake). ``all_in``: the seat has no
     chips left after it. ``after_end``: the uncontested winner showing or mucking once the hand is settled.
+    ``run``: 1 or 2 for the streets dealt, and the halves of pots collected, of a board run twice (else 0).
     """
 
     kind: str
@@ -223,6 +241,7 @@ class Step:
     board: tuple[str, ...] = ()
     pot: int | None = None
     after_end: bool = False
+    run: int = 0
 
 
 def story_steps(story: HandStory) -> list[Step]:
@@ -248,7 +267,8 @@ def story_steps(story: HandStory) -> list[Step]:
             street = data["street"]
             bets = dict.fromkeys(story.order, 0)
             steps.append(
-                Step("street", street=street, cards=tuple(data["cards"]), board=tuple(data["board"]))
+                Step("street", street=street, cards=tuple(data["cards"]), board=tuple(data["board"]),
+                     run=data.get("run", 0))
             )
         elif event.kind == "showdown":
             steps.append(Step("show", seat=data["seat"], cards=tuple(data["cards"]), after_end=ended))
@@ -259,12 +279,23 @@ def story_steps(story: HandStory) -> list[Step]:
             steps.append(Step("end"))
     _insert_returns(story, steps)
     end = next(i for i, step in enumerate(steps) if step.kind == "end")
-    steps[end:end] = [
-        Step("collect", seat=seat, amount=amount, pot=index)
-        for index in reversed(range(len(story.pots)))
-        for seat, amount in story.pots[index]["winners"].items()
-        if amount
-    ]
+    if story.run_twice:  # each pot's half on the first board, then each pot's half on the second
+        steps[end:end] = [
+            Step("collect", seat=seat, amount=amount, pot=index, run=number)
+            for number in (1, 2)
+            for index in reversed(range(len(story.pots)))
+            for run in story.pots[index]["runs"]
+            if run["run"] == number
+            for seat, amount in run["winners"].items()
+            if amount
+        ]
+    else:
+        steps[end:end] = [
+            Step("collect", seat=seat, amount=amount, pot=index)
+            for index in reversed(range(len(story.pots)))
+            for seat, amount in story.pots[index]["winners"].items()
+            if amount
+        ]
     return steps
 
 

@@ -110,3 +110,11 @@ def test_behind_a_proxy_the_address_is_the_one_our_proxy_saw_and_cannot_be_forge
     settings.PROXY_COUNT = 1
     assert client_ip(request) == "203.0.113.50", "the entry our proxy appended, not what the client sent"
     assert client_ip(rf.get("/", REMOTE_ADDR="10.0.0.1", HTTP_X_FORWARDED_FOR="junk")) == "10.0.0.1"
+
+
+def test_a_hostile_username_is_refused_like_a_wrong_password():
+    person("gina")
+    client = Client(REMOTE_ADDR="203.0.113.12")
+    for username in ("x" * 10_000, "gina\x00", "\x00" * 200):
+        response = log_in(client, username, "guess")
+        assert response.status_code == 200 and logged_in_as(client) is None, username[:10]

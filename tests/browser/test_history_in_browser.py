@@ -128,3 +128,28 @@ def test_the_replayer_steps_through_the_hand_and_shows_only_what_was_shown(live_
     )
     assert stranger.locator('.seat[data-seat="2"] .pcard[data-card="Ac"]').count() == 1
     assert not errors, errors
+
+
+@pytest.mark.parametrize("size", [(1366, 768), (390, 844)], ids=["laptop", "phone"])
+def test_the_replayer_fits_the_window_without_scrolling_sideways(live_room, browser, played, size):  # noqa: F811
+    hand, (ada, ben, cleo) = played
+    width, height = size
+    page = browser.new_page(viewport={"width": width, "height": height})
+    log_in(page, live_room.http_url, cleo)
+    page.goto(f"{live_room.http_url}/hands/{hand.id}/")
+    page.wait_for_selector('#replay-step[data-index="0"]', timeout=15_000)
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    felt = page.locator("#felt").bounding_box()
+    assert felt["x"] >= 0 and felt["x"] + felt["width"] <= width, felt
+    share = page.input_value("#share-url")
+    stranger = browser.new_page(viewport={"width": width, "height": height})
+    stranger.goto(share)
+    stranger.wait_for_selector("#replay-step", timeout=15_000)
+    assert stranger.evaluate("document.documentElement.scrollWidth") <= width
+
+    page.goto(f"{live_room.http_url}/hands/")  # a hand's result sits in its own cell, not over the rows
+    cell = page.locator(f'tr[data-hand-id="{hand.id}"] td.num').last.bounding_box()
+    result = page.locator(f'tr[data-hand-id="{hand.id}"] .result').bounding_box()
+    inside = cell["x"] <= result["x"] and result["x"] + result["width"] <= cell["x"] + cell["width"]
+    inside &= cell["y"] <= result["y"] and result["y"] + result["height"] <= cell["y"] + cell["height"]
+    assert inside, (cell, result)

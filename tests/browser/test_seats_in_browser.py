@@ -4,6 +4,7 @@ and is offered a seat. Screenshots in var/test/artifacts/."""
 
 import pytest
 from django.contrib.auth import get_user_model
+from playwright.sync_api import expect
 
 from cashier.selectors import ledger_check
 from staff.models import AuditEntry
@@ -60,7 +61,7 @@ def test_staff_cancel_a_hand_and_pause_a_table_from_its_page(live_room, browser)
     hand.refresh_from_db()
     assert hand.status == Hand.Status.CANCELLED
     assert AuditEntry.objects.filter(action="hand.cancel", note="a misdeal").exists()
-    at_table.wait_for_selector(f"#chat-log >> text=Hand #{hand.number} was cancelled")
+    at_table.wait_for_selector(f"#chat-log >> text=Hand #{hand.id} was cancelled")
     assert "every bet returned" in at_table.locator("#hand-history").inner_text()
 
     page.click("#control-pause")
@@ -121,8 +122,7 @@ def test_a_player_waits_on_a_full_table_and_is_offered_the_seat(live_room, brows
     row.locator("button.wait-toggle").click()
     lobby.wait_for_selector("#lobby-notice:not([hidden])")
     assert "1 of 1" in lobby.locator("#lobby-notice").inner_text()
-    lobby.wait_for_function(
-        f"document.querySelector('tr[data-table-id=\"{table.id}\"] .waiting-count').textContent === '1'"
-    )
+    # a locator's wait, not wait_for_function: the pages' Content-Security-Policy refuses evaluating a string
+    expect(lobby.locator(f'tr[data-table-id="{table.id}"] .waiting-count')).to_have_text("1")
     lobby.screenshot(path=str(ARTIFACTS / "lobby-waiting.png"))
     assert not errors, errors

@@ -163,3 +163,34 @@ def test_staff_record_a_self_exclusion_in_the_admin(admin_client, player):
     assert wallet_balances(user=player)["eur"] == 5_000  # cashed out
     response = admin_client.post("/admin/accounts/selfexclusion/add/", {"user": player.pk, "period": "30d"})
     assert response.status_code == 200 and "must end later" in response.content.decode()
+
+
+@pytest.fixture
+def italian(logged_in):
+    """The logged-in player's client in Italian; the test's thread back in the default language afterwards (a
+    request leaves its language active, and amount_parse reads the active one)."""
+    from django.conf import settings
+    from django.utils import translation
+
+    logged_in.cookies["django_language"] = "it"
+    yield logged_in
+    translation.activate(settings.LANGUAGE_CODE)
+
+
+@pytest.mark.parametrize("amount", ["0.001", "0.500", "00.100", "0.250,00"])
+def test_an_italian_amount_led_by_zero_is_no_thousands_and_deposits_nothing(italian, player, amount):
+    """In Italian "." groups thousands ("1.000" is a thousand euros), but "0.500" is no thousand-group number:
+    it used to be read as 500 euros (and "0.001" as one euro) and deposited."""
+    form = {"amount": amount, "card_number": CARD_OK, "idempotency_key": new_key()}
+    response = italian.post("/cashier/deposit/", form)
+    assert response.status_code == 400
+    assert "come numero" in response.content.decode()
+    assert wallet_balances(user=player)["eur"] == 0
+    assert not Deposit.objects.exists()
+
+
+def test_an_italian_thousands_amount_is_still_understood(italian, player):
+    form = {"amount": "1.000", "card_number": CARD_OK, "idempotency_key": new_key()}
+    response = italian.post("/cashier/deposit/", form, follow=True)
+    assert "depositati" in response.content.decode()
+    assert wallet_balances(user=player)["eur"] == 100_000

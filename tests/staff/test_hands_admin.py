@@ -94,3 +94,22 @@ def test_hands_cannot_be_changed_or_deleted_in_the_admin(boss, played):
     assert boss.post(f"/admin/tables/hand/{hand.pk}/delete/", {"post": "yes"}).status_code == 403
     assert boss.get("/admin/tables/hand/add/").status_code == 403
     assert Hand.objects.filter(pk=hand.pk).exists()
+
+
+def test_the_hands_pages_speak_italian_to_italian_staff(boss, played):
+    hand = played["roma_hand"]
+    boss.cookies["django_language"] = "it"
+    listing = boss.get("/admin/tables/hand/").content.decode()
+    start = listing.find('id="result_list"')
+    head = listing[start : listing.find("</thead>", start)]
+    assert "Tavolo" in head and ">Table<" not in head, "the table column's header"
+    assert "Per tavolo" in listing and "Per table" not in listing, "the table filter's title"
+    page = boss.get(f"/admin/tables/hand/{hand.pk}/change/").content.decode()
+    assert f"{played['roma'].name}, mano n. {hand.number}" in page and " hand " not in page
+    assert "Tavolo:" in page and "Table:" not in page
+
+
+def test_the_admin_names_its_icon_so_browsers_ask_for_no_missing_favicon(boss):
+    for url in ("/admin/", "/admin/tables/hand/", "/admin/login/"):
+        page = boss.get(url, follow=True).content.decode()
+        assert 'rel="icon"' in page, url

@@ -32,6 +32,7 @@ def test_a_spectator_gets_the_table_and_may_not_play():
         assert state["type"] == "state" and state["hand"] is None and state["legal"] is None
         assert [row["status"] for row in state["seats"]] == ["empty"] * 6
         assert state["table"]["id"] == table.id and state["table"]["big_blind"] == 2
+        assert await ws.receive_json_from(timeout=5) == {"type": "chat_history", "lines": []}
         await ws.send_json_to({"type": "join", "seat": 1, "buy_in": 100})
         error = await ws.receive_json_from(timeout=5)
         assert error["type"] == "error" and error["code"] == "login_required"
@@ -64,7 +65,8 @@ def test_a_player_joins_and_is_refused_for_a_bad_buy_in_with_nothing_changed():
     async def scenario():
         ws = communicator(table.id, cookie=cookie)
         await ws.connect()
-        await ws.receive_json_from(timeout=5)
+        await ws.receive_json_from(timeout=5)  # the state
+        await ws.receive_json_from(timeout=5)  # the chat's last lines
         await ws.send_json_to({"type": "join", "seat": 2, "buy_in": 5})
         error = await ws.receive_json_from(timeout=5)
         assert error["type"] == "error" and error["code"] == "buy_in_bounds" and "2.00" in error["message"]
@@ -76,7 +78,7 @@ def test_a_player_joins_and_is_refused_for_a_bad_buy_in_with_nothing_changed():
         row = message["seats"][1]
         assert row["player"] == {"name": alice.username, "bot": False} and row["stack"] == 150
         assert row["status"] == "waiting_bb"
-        assert message["options"] == {"auto_muck": True, "straddle": False}
+        assert message["options"] == {"auto_muck": True, "straddle": False, "run_twice": False}
         await ws.disconnect()
 
     asyncio.run(scenario())

@@ -200,3 +200,16 @@ def test_the_verifier_agrees_with_the_engine_on_every_opening_and_its_tamperings
         for variant in variants:
             expected = fairness.verify_opening(root_hex=secret.root_hex, opening=variant)
             assert (verify_hand.check_opening(secret.root_hex, variant) is None) == expected, variant
+
+
+def test_my_hands_dates_read_from_and_to_in_italian(played):
+    """The filter's end date is "Al" (until), not the withdrawal form's "Destinazione" (where money goes)."""
+    from django.utils import translation
+
+    _table, _hand, (_ada, _ben, cleo) = played
+    client = logged_in(cleo)
+    client.cookies["django_language"] = "it"
+    page = client.get("/hands/").content.decode()
+    translation.activate(settings.LANGUAGE_CODE)
+    assert "Dal <input" in page and "Al <input" in page
+    assert "Destinazione" not in page

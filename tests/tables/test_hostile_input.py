@@ -117,7 +117,7 @@ async def expect_errors(client: TableClient, raws: list, timeout: float = 20) ->
         if message["type"] == "error":
             errors.append(message)
         else:
-            assert message["type"] in ("state", "event"), message
+            assert message["type"] in ("state", "event", "chat_history"), message
     return errors
 
 
@@ -148,140 +148,153 @@ def test_hundreds_of_hostile_messages_are_refused_and_change_nothing(live_room):
     by_name = {u.username: u for u in (alice, bob, carol)}
 
     async def scenario():
-        async with TableClient(live_room, table.id, session=cookies[alice.pk]) as watch:
-            state = await watch.until(lambda m: is_state(m) and m["hand"] is not None, timeout=20)
-            # one real action first, so that the hand has an old decision to answer
-            first = by_name[next(r for r in state["seats"] if r["seat"] == state["to_act"])["player"]["name"]]
-            async with TableClient(live_room, table.id, session=cookies[first.pk]) as mine:
-                own = await mine.until(lambda m: is_state(m) and bool(m.get("legal")))
-                await mine.send(type="act", action="call", hand_id=own["hand"]["id"],
-                                action_no=own["hand"]["action_no"])
-            state = await watch.until(lambda m: is_state(m) and m["hand"] and m["hand"]["action_no"] == 1)
-            hand = state["hand"]
-            to_act = next(r for r in state["seats"] if r["seat"] == state["to_act"])
-            actor = by_name[to_act["player"]["name"]]
-            bystander = next(u for u in (alice, bob, carol) if u != actor)
-            # the table as it stands before the attack
-            before = await asyncio.to_thread(table_fingerprint, table.id, [alice.pk, bob.pk, carol.pk, outsider.pk])
+        # Bob and Carol stay connected throughout, as Alice does: the attack's connections of theirs coming and
+        # going then never mark a seat disconnected (a real change of the table, which the fingerprint would see).
+        async with TableClient(live_room, table.id, session=cookies[alice.pk]) as watch, \
+                TableClient(live_room, table.id, session=cookies[bob.pk]) as keep_bob, \
+                TableClient(live_room, table.id, session=cookies[carol.pk]) as keep_carol:
+            keepers = [asyncio.ensure_future(keep.drain(3600)) for keep in (keep_bob, keep_carol)]
+            try:
+                return await attack_scenario(watch)
+            finally:
+                for keeper in keepers:
+                    keeper.cancel()
 
-            # what the player to act may not do: check facing the big blind, bet when there is one, show or
-            # muck before a showdown, raise off the chip step, below the minimum, beyond the stack, huge
-            async with TableClient(live_room, table.id, session=cookies[actor.pk]) as mine:
-                own = await mine.until(lambda m: is_state(m) and bool(m.get("legal")))
-                legal = {item["action"]: item for item in own["legal"]}
-            assert "check" not in legal and "raise" in legal, legal
-            raise_min, raise_max = legal["raise"]["min"], legal["raise"]["max"]
-            decision = {"type": "act", "hand_id": hand["id"], "action_no": hand["action_no"]}
-            actor_msgs = [{**decision, "action": "check"}, {**decision, "action": "bet", "amount": raise_min},
-                          {**decision, "action": "show"}, {**decision, "action": "muck"},
-                          {**decision, "action": "raise", "amount": raise_min + 1},
-                          {**decision, "action": "raise", "amount": raise_min + 3},
-                          {**decision, "action": "raise", "amount": raise_min - 5},
-                          {**decision, "action": "raise", "amount": 5},
-                          {**decision, "action": "raise", "amount": raise_max + 5},
-                          {**decision, "action": "raise", "amount": 10**12},
-                          {**decision, "action": "fold", "action_no": hand["action_no"] + 1},
-                          {**decision, "action": "fold", "action_no": hand["action_no"] - 1},
-                          {**decision, "action": "fold", "hand_id": hand["id"] + 1000},
-                          {**decision, "action": "fold", "hand_id": hand["id"] - 1 or 10**9},
-                          {"type": "top_up", "amount": 50},
-                          {"type": "join", "seat": 4, "buy_in": 500}]
-            actor_msgs += [{**decision, "action": "raise", "amount": raise_min + rng.randint(1, 4)} for _ in range(8)]
-            actor_msgs += [{**decision, "action": "raise", "amount": -rng.randint(1, 10**6)} for _ in range(6)]
-            # another player's decision, or another seat named: refused whoever is named
-            bystander_msgs = []
-            for action in ("fold", "call", "check", "all_in", "raise"):
-                message = {**decision, "action": action, "seat": to_act["seat"], "player": actor.username}
-                if action == "raise":
-                    message["amount"] = raise_min
-                bystander_msgs.append(message)
-            bystander_msgs += [{**decision, "action": "fold", "user": actor.pk, "user_id": actor.pk},
-                               {**decision, "action": "call", "as": to_act["seat"]},
-                               {"type": "join", "seat": to_act["seat"], "buy_in": 500}]
-            shapes = hostile_shapes(rng, hand)
-            junk = junk_json(rng)
-            outsider_msgs = [{**decision, "action": a} for a in ("fold", "call", "all_in", "check")]
-            outsider_msgs += [{"type": "sit_out"}, {"type": "sit_in"}, {"type": "leave"}, {"type": "top_up", "amount": 50},
-                              {"type": "options", "auto_muck": False}, {"type": "join", "seat": 1, "buy_in": 500},
-                              {"type": "join", "seat": 9, "buy_in": 500}, {"type": "join", "buy_in": 1},
-                              {"type": "join", "buy_in": 10**9}]
-            anonymous_msgs = [*outsider_msgs, {"type": "chat", "text": "hello"}, {"type": "join", "buy_in": 500}]
+    async def attack_scenario(watch):
+        state = await watch.until(lambda m: is_state(m) and m["hand"] is not None, timeout=20)
+        # one real action first, so that the hand has an old decision to answer
+        first = by_name[next(r for r in state["seats"] if r["seat"] == state["to_act"])["player"]["name"]]
+        async with TableClient(live_room, table.id, session=cookies[first.pk]) as mine:
+            own = await mine.until(lambda m: is_state(m) and bool(m.get("legal")))
+            await mine.send(type="act", action="call", hand_id=own["hand"]["id"],
+                            action_no=own["hand"]["action_no"])
+        state = await watch.until(lambda m: is_state(m) and m["hand"] and m["hand"]["action_no"] == 1)
+        hand = state["hand"]
+        to_act = next(r for r in state["seats"] if r["seat"] == state["to_act"])
+        actor = by_name[to_act["player"]["name"]]
+        bystander = next(u for u in (alice, bob, carol) if u != actor)
+        # the table as it stands before the attack
+        before = await asyncio.to_thread(table_fingerprint, table.id, [alice.pk, bob.pk, carol.pk, outsider.pk])
 
-            expected: dict[str, str] = {}  # frame -> the one right answer, where there is exactly one
-            plan: list[tuple[int | None, list]] = []  # (who sends, frames)
-            plan.append((actor.pk, actor_msgs))
-            plan.append((bystander.pk, bystander_msgs * 3))
-            plan.append((outsider.pk, outsider_msgs * 2))
-            plan.append((None, anonymous_msgs * 2))
-            fuzz = fuzzed(rng, 220)
-            expected.update((json.dumps(message), code) for message, code in fuzz)
-            mixed = shapes + junk + [message for message, _code in fuzz]
-            rng.shuffle(mixed)
-            senders = [actor.pk, bystander.pk, outsider.pk, None]
-            for index, item in enumerate(mixed):
-                plan.append((senders[index % 4], [item]))
-            chunks: list[tuple[int | None, list]] = []
-            for who, frames in plan:
-                for start in range(0, len(frames), PER_CONNECTION):
-                    chunks.append((who, frames[start:start + PER_CONNECTION]))
-            merged: dict[int | None, list] = {}
-            batches: list[tuple[int | None, list]] = []
-            for who, frames in chunks:  # pack single frames into connections of up to PER_CONNECTION
-                merged.setdefault(who, [])
-                if len(merged[who]) + len(frames) > PER_CONNECTION:
-                    batches.append((who, merged[who]))
-                    merged[who] = []
-                merged[who].extend(frames)
-            batches += [(who, frames) for who, frames in merged.items() if frames]
-            total = sum(len(frames) for _who, frames in batches)
-            assert total >= 500, total
+        # what the player to act may not do: check facing the big blind, bet when there is one, show or
+        # muck before a showdown, raise off the chip step, below the minimum, beyond the stack, huge
+        async with TableClient(live_room, table.id, session=cookies[actor.pk]) as mine:
+            own = await mine.until(lambda m: is_state(m) and bool(m.get("legal")))
+            legal = {item["action"]: item for item in own["legal"]}
+        assert "check" not in legal and "raise" in legal, legal
+        raise_min, raise_max = legal["raise"]["min"], legal["raise"]["max"]
+        decision = {"type": "act", "hand_id": hand["id"], "action_no": hand["action_no"]}
+        actor_msgs = [{**decision, "action": "check"}, {**decision, "action": "bet", "amount": raise_min},
+                      {**decision, "action": "show"}, {**decision, "action": "muck"},
+                      {**decision, "action": "raise", "amount": raise_min + 1},
+                      {**decision, "action": "raise", "amount": raise_min + 3},
+                      {**decision, "action": "raise", "amount": raise_min - 5},
+                      {**decision, "action": "raise", "amount": 5},
+                      {**decision, "action": "raise", "amount": raise_max + 5},
+                      {**decision, "action": "raise", "amount": 10**12},
+                      {**decision, "action": "fold", "action_no": hand["action_no"] + 1},
+                      {**decision, "action": "fold", "action_no": hand["action_no"] - 1},
+                      {**decision, "action": "fold", "hand_id": hand["id"] + 1000},
+                      {**decision, "action": "fold", "hand_id": hand["id"] - 1 or 10**9},
+                      {"type": "top_up", "amount": 50},
+                      {"type": "join", "seat": 4, "buy_in": 500}]
+        actor_msgs += [{**decision, "action": "raise", "amount": raise_min + rng.randint(1, 4)} for _ in range(8)]
+        actor_msgs += [{**decision, "action": "raise", "amount": -rng.randint(1, 10**6)} for _ in range(6)]
+        # another player's decision, or another seat named: refused whoever is named
+        bystander_msgs = []
+        for action in ("fold", "call", "check", "all_in", "raise"):
+            message = {**decision, "action": action, "seat": to_act["seat"], "player": actor.username}
+            if action == "raise":
+                message["amount"] = raise_min
+            bystander_msgs.append(message)
+        bystander_msgs += [{**decision, "action": "fold", "user": actor.pk, "user_id": actor.pk},
+                           {**decision, "action": "call", "as": to_act["seat"]},
+                           {"type": "join", "seat": to_act["seat"], "buy_in": 500}]
+        shapes = hostile_shapes(rng, hand)
+        junk = junk_json(rng)
+        outsider_msgs = [{**decision, "action": a} for a in ("fold", "call", "all_in", "check")]
+        outsider_msgs += [{"type": "sit_out"}, {"type": "sit_in"}, {"type": "leave"}, {"type": "top_up", "amount": 50},
+                          {"type": "options", "auto_muck": False}, {"type": "join", "seat": 1, "buy_in": 500},
+                          {"type": "join", "seat": 9, "buy_in": 500}, {"type": "join", "buy_in": 1},
+                          {"type": "join", "buy_in": 10**9}]
+        anonymous_msgs = [*outsider_msgs, {"type": "chat", "text": "hello"}, {"type": "join", "buy_in": 500}]
 
-            async def attack_one(who, frames):
-                async with TableClient(live_room, table.id, session=cookies.get(who)) as client:
-                    await client.until(is_state)
-                    errors = await expect_errors(client, frames)
-                    return list(zip(frames, errors, strict=True))
+        expected: dict[str, str] = {}  # frame -> the one right answer, where there is exactly one
+        plan: list[tuple[int | None, list]] = []  # (who sends, frames)
+        plan.append((actor.pk, actor_msgs))
+        plan.append((bystander.pk, bystander_msgs * 3))
+        plan.append((outsider.pk, outsider_msgs * 2))
+        plan.append((None, anonymous_msgs * 2))
+        fuzz = fuzzed(rng, 220)
+        expected.update((json.dumps(message), code) for message, code in fuzz)
+        mixed = shapes + junk + [message for message, _code in fuzz]
+        rng.shuffle(mixed)
+        senders = [actor.pk, bystander.pk, outsider.pk, None]
+        for index, item in enumerate(mixed):
+            plan.append((senders[index % 4], [item]))
+        chunks: list[tuple[int | None, list]] = []
+        for who, frames in plan:
+            for start in range(0, len(frames), PER_CONNECTION):
+                chunks.append((who, frames[start:start + PER_CONNECTION]))
+        merged: dict[int | None, list] = {}
+        batches: list[tuple[int | None, list]] = []
+        for who, frames in chunks:  # pack single frames into connections of up to PER_CONNECTION
+            merged.setdefault(who, [])
+            if len(merged[who]) + len(frames) > PER_CONNECTION:
+                batches.append((who, merged[who]))
+                merged[who] = []
+            merged[who].extend(frames)
+        batches += [(who, frames) for who, frames in merged.items() if frames]
+        total = sum(len(frames) for _who, frames in batches)
+        assert total >= 500, total
 
-            async def attack():
-                gate = asyncio.Semaphore(8)
-                from tables.consumers import CONNECTIONS_PER_USER_AND_TABLE
+        async def attack_one(who, frames):
+            async with TableClient(live_room, table.id, session=cookies.get(who)) as client:
+                await client.until(is_state)
+                errors = await expect_errors(client, frames)
+                return list(zip(frames, errors, strict=True))
 
-                per_player = {who: asyncio.Semaphore(CONNECTIONS_PER_USER_AND_TABLE - 2) for who, _frames in batches}
+        async def attack():
+            gate = asyncio.Semaphore(8)
+            from tables.consumers import CONNECTIONS_PER_USER_AND_TABLE
 
-                async def bounded(who, frames):
-                    # fewer connections per player than the room allows (a closed one is released just after)
-                    async with gate, per_player[who]:
-                        return await attack_one(who, frames)
+            # fewer connections per player than the room allows (a closed one is released just after), less the
+            # one each seated player keeps open throughout (Alice's watch, Bob's and Carol's keepers)
+            per_player = {who: asyncio.Semaphore(CONNECTIONS_PER_USER_AND_TABLE - 3) for who, _frames in batches}
 
-                results = await asyncio.gather(*(bounded(who, frames) for who, frames in batches))
-                return [pair for result in results for pair in result]
+            async def bounded(who, frames):
+                async with gate, per_player[who]:
+                    return await attack_one(who, frames)
 
-            async def other_table_keeps_playing():
-                """Two players at another table play a hand through while the attack runs."""
-                async with TableClient(live_room, other.id, session=cookies[dave.pk]) as d, \
-                        TableClient(live_room, other.id, session=cookies[erin.pk]) as e:
-                    acted = 0
-                    clients = [d, e]
-                    deadline = asyncio.get_running_loop().time() + 25
-                    while acted < 3 and asyncio.get_running_loop().time() < deadline:
-                        states = await asyncio.gather(*(c.until(is_state) for c in clients))
-                        mine = next((c for c, s in zip(clients, states, strict=True) if s.get("legal")), None)
-                        if mine is None:
-                            await asyncio.sleep(0.1)
-                            continue
-                        hand_b = mine.state["hand"]
-                        action = "call" if any(i["action"] == "call" for i in mine.state["legal"]) else "check"
-                        await mine.send(type="act", action=action, hand_id=hand_b["id"], action_no=hand_b["action_no"])
-                        reply = await mine.until(
-                            lambda m: m["type"] == "error" or (m["type"] == "event" and m["event"] == "acted"),
-                            timeout=10)
-                        assert reply["type"] == "event", reply
-                        acted += 1
-                    return acted
+            results = await asyncio.gather(*(bounded(who, frames) for who, frames in batches))
+            return [pair for result in results for pair in result]
 
-            pairs, acted_elsewhere = await asyncio.gather(attack(), other_table_keeps_playing())
-            after = await asyncio.to_thread(table_fingerprint, table.id, [alice.pk, bob.pk, carol.pk, outsider.pk])
-            return pairs, acted_elsewhere, before, after, expected
+        async def other_table_keeps_playing():
+            """Two players at another table play a hand through while the attack runs."""
+            async with TableClient(live_room, other.id, session=cookies[dave.pk]) as d, \
+                    TableClient(live_room, other.id, session=cookies[erin.pk]) as e:
+                acted = 0
+                clients = [d, e]
+                deadline = asyncio.get_running_loop().time() + 25
+                while acted < 3 and asyncio.get_running_loop().time() < deadline:
+                    states = await asyncio.gather(*(c.until(is_state) for c in clients))
+                    mine = next((c for c, s in zip(clients, states, strict=True) if s.get("legal")), None)
+                    if mine is None:
+                        await asyncio.sleep(0.1)
+                        continue
+                    hand_b = mine.state["hand"]
+                    action = "call" if any(i["action"] == "call" for i in mine.state["legal"]) else "check"
+                    await mine.send(type="act", action=action, hand_id=hand_b["id"], action_no=hand_b["action_no"])
+                    reply = await mine.until(
+                        lambda m: m["type"] == "error" or (m["type"] == "event" and m["event"] == "acted"),
+                        timeout=10)
+                    assert reply["type"] == "event", reply
+                    acted += 1
+                return acted
+
+        pairs, acted_elsewhere = await asyncio.gather(attack(), other_table_keeps_playing())
+        after = await asyncio.to_thread(table_fingerprint, table.id, [alice.pk, bob.pk, carol.pk, outsider.pk])
+        return pairs, acted_elsewhere, before, after, expected
 
     pairs, acted_elsewhere, before, after, expected = asyncio.run(scenario())
     assert len(pairs) >= 500
@@ -314,6 +327,7 @@ def test_a_flood_is_refused_then_closed_with_4429_while_the_room_serves_others(l
         async with TableClient(live_room, table.id, session=cookies[0]) as flooder, \
                 TableClient(live_room, table.id, session=cookies[1]) as other:
             await flooder.until(is_state)
+            await flooder.until(lambda m: m["type"] == "chat_history")  # the last part of the connection's greeting
             await other.until(is_state)
             for n in range(60):
                 try:

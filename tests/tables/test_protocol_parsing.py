@@ -34,6 +34,7 @@ def test_well_formed_messages_parse_to_what_they_say():
     assert parse({"type": "sit_in", "post": "now"}) == SitIn(post="now")
     assert parse({"type": "top_up", "amount": 100}) == TopUp(amount=100)
     assert parse({"type": "options", "auto_muck": False}) == Options(auto_muck=False, straddle=None)
+    assert parse({"type": "options", "run_twice": True}) == Options(auto_muck=None, straddle=None, run_twice=True)
     assert parse({"type": "chat", "text": "  gg  "}) == Chat(text="gg")
     assert parse({"type": "sync"}) == Sync()
 
@@ -66,6 +67,7 @@ def test_well_formed_messages_parse_to_what_they_say():
         ('{"type": "top_up", "amount": -1}', "bad_value"),
         ('{"type": "options"}', "missing_field"),
         ('{"type": "options", "auto_muck": "yes"}', "bad_type"),
+        ('{"type": "options", "run_twice": 1}', "bad_type"),
         ('{"type": "chat", "text": ""}', "bad_value"),
         ('{"type": "chat", "text": 5}', "bad_value"),
     ],

@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tables', '0010_table_kind_ante'),
+        ('tables', '0011_table_kind_ante'),
         ('tournaments', '0002_default_structures_and_payouts'),
     ]
 

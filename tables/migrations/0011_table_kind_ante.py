@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tables', '0009_seats_come_free'),
+        ('tables', '0010_seat_options_chat_time_bank'),
     ]
 
     operations = [
