@@ -17,7 +17,10 @@ class UserAdmin(BaseUserAdmin):
     list_filter = ("is_bot", "is_staff", "is_active")
     search_fields = ("username", "email", "first_name", "last_name")
     fieldsets = BaseUserAdmin.fieldsets + (
-        (_("Room"), {"fields": ("is_bot", "identity_verified_at", "identity_verified_by", "preferred_language")}),
+        (
+            _("Room"),
+            {"fields": ("is_bot", "identity_verified_at", "identity_verified_by", "preferred_language")},
+        ),
     )
     readonly_fields = ("identity_verified_at", "identity_verified_by")
     actions = ["identity_verify"]
@@ -26,8 +29,10 @@ class UserAdmin(BaseUserAdmin):
         fieldsets = super().get_fieldsets(request, obj)
         if request.user.is_superuser or obj is None:
             return fieldsets
-        return [(name, {**options, "fields": [f for f in options["fields"] if f not in SUPERUSER_ONLY_FIELDS]})
-                for name, options in fieldsets]
+        return [
+            (name, {**options, "fields": [f for f in options["fields"] if f not in SUPERUSER_ONLY_FIELDS]})
+            for name, options in fieldsets
+        ]
 
     @admin.action(description=_("Mark the identity of the selected players as verified (documents checked)"))
     def identity_verify(self, request, queryset):
@@ -36,6 +41,7 @@ class UserAdmin(BaseUserAdmin):
         count = sum(identity_verify(user=user, staff_user=request.user) for user in queryset)
         self.message_user(
             request,
-            ngettext("%(count)d identity verified.", "%(count)d identities verified.", count) % {"count": count},
+            ngettext("%(count)d identity verified.", "%(count)d identities verified.", count)
+            % {"count": count},
             messages.SUCCESS,
         )

@@ -19,7 +19,9 @@ class SignUpForm(UserCreationForm):
 
     email = forms.EmailField(label=_("Email"), required=True, max_length=254)
     date_of_birth = forms.DateField(
-        label=_("Date of birth"), required=True, widget=forms.DateInput(attrs={"type": "date"}),
+        label=_("Date of birth"),
+        required=True,
+        widget=forms.DateInput(attrs={"type": "date"}),
         help_text=_("You must be 18 or older to play."),
     )
 
@@ -44,4 +46,3 @@ class SignUpForm(UserCreationForm):
 
 class LanguageForm(forms.Form):
     language = forms.ChoiceField(label=_("Language"), choices=settings.LANGUAGES)
-

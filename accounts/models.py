@@ -9,7 +9,12 @@ class User(AbstractUser):
     is_bot = models.BooleanField(_("house bot"), default=False)
     identity_verified_at = models.DateTimeField(_("identity verified at"), null=True, blank=True)
     identity_verified_by = models.ForeignKey(
-        "self", on_delete=models.PROTECT, null=True, blank=True, related_name="+", verbose_name=_("identity verified by")
+        "self",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("identity verified by"),
     )
     preferred_language = models.CharField(
         _("language"), max_length=8, blank=True, choices=[("en", "English"), ("it", "Italiano")]
@@ -47,8 +52,9 @@ class DepositLimit(models.Model):
         WEEK = "week", _("Week")
         MONTH = "month", _("Month")
 
-    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="deposit_limits",
-                             verbose_name=_("player"))
+    user = models.ForeignKey(
+        User, on_delete=models.CASCADE, related_name="deposit_limits", verbose_name=_("player")
+    )
     period = models.CharField(_("period"), max_length=8, choices=Period.choices)
     amount = models.BigIntegerField(_("limit"), null=True, blank=True)
     pending_amount = models.BigIntegerField(_("new limit"), null=True, blank=True)
@@ -61,8 +67,10 @@ class DepositLimit(models.Model):
         ordering = ("user", "period")
         constraints = [
             models.UniqueConstraint(fields=("user", "period"), name="deposit_limit_one_per_period"),
-            models.CheckConstraint(condition=models.Q(amount__gte=0) | models.Q(amount__isnull=True),
-                                   name="deposit_limit_not_negative"),
+            models.CheckConstraint(
+                condition=models.Q(amount__gte=0) | models.Q(amount__isnull=True),
+                name="deposit_limit_not_negative",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -79,16 +87,19 @@ class SelfExclusion(models.Model):
         DAYS_90 = "90d", _("90 days")
         PERMANENT = "permanent", _("For good")
 
-    user = models.ForeignKey(User, on_delete=models.PROTECT, related_name="self_exclusions",
-                             verbose_name=_("player"))
+    user = models.ForeignKey(
+        User, on_delete=models.PROTECT, related_name="self_exclusions", verbose_name=_("player")
+    )
     period = models.CharField(_("period"), max_length=12, choices=Period.choices)
     starts_at = models.DateTimeField(_("from"))
     ends_at = models.DateTimeField(_("until"), null=True, blank=True)
     lifted_at = models.DateTimeField(_("lifted at"), null=True, blank=True)
-    lifted_by = models.ForeignKey(User, on_delete=models.PROTECT, null=True, blank=True, related_name="+",
-                                  verbose_name=_("lifted by"))
-    created_by = models.ForeignKey(User, on_delete=models.PROTECT, null=True, blank=True, related_name="+",
-                                   verbose_name=_("recorded by"))
+    lifted_by = models.ForeignKey(
+        User, on_delete=models.PROTECT, null=True, blank=True, related_name="+", verbose_name=_("lifted by")
+    )
+    created_by = models.ForeignKey(
+        User, on_delete=models.PROTECT, null=True, blank=True, related_name="+", verbose_name=_("recorded by")
+    )
 
     class Meta:
         verbose_name = _("self-exclusion")
@@ -106,4 +117,8 @@ class SelfExclusion(models.Model):
         return f"{self.user} {self.get_period_display()}"
 
     def is_active_at(self, when) -> bool:
-        return self.lifted_at is None and self.starts_at <= when and (self.ends_at is None or when < self.ends_at)
+        return (
+            self.lifted_at is None
+            and self.starts_at <= when
+            and (self.ends_at is None or when < self.ends_at)
+        )

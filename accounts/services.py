@@ -47,8 +47,12 @@ def email_verification_send(*, user, request) -> None:
 
     link = request.build_absolute_uri(reverse("email_verify", args=[email_verification_token(user=user)]))
     context = {"user": user, "link": link}
-    send_mail(render_to_string("accounts/email_verify_subject.txt", context).strip(),
-              render_to_string("accounts/email_verify_email.txt", context), None, [user.email])
+    send_mail(
+        render_to_string("accounts/email_verify_subject.txt", context).strip(),
+        render_to_string("accounts/email_verify_email.txt", context),
+        None,
+        [user.email],
+    )
 
 
 def email_signup_attempt_send(*, email: str, request) -> None:
@@ -58,10 +62,16 @@ def email_signup_attempt_send(*, email: str, request) -> None:
     from django.template.loader import render_to_string
     from django.urls import reverse
 
-    context = {"login": request.build_absolute_uri(reverse("login")),
-               "reset": request.build_absolute_uri(reverse("password_reset"))}
-    send_mail(render_to_string("accounts/email_taken_subject.txt", context).strip(),
-              render_to_string("accounts/email_taken_email.txt", context), None, [email])
+    context = {
+        "login": request.build_absolute_uri(reverse("login")),
+        "reset": request.build_absolute_uri(reverse("password_reset")),
+    }
+    send_mail(
+        render_to_string("accounts/email_taken_subject.txt", context).strip(),
+        render_to_string("accounts/email_taken_email.txt", context),
+        None,
+        [email],
+    )
 
 
 def email_verify(*, token: str):
@@ -95,9 +105,13 @@ def identity_verify(*, user, staff_user) -> bool:
             identity_verified_at=now, identity_verified_by=staff_user
         )
         if done:
-            staff_action_record(actor=staff_user, action="identity.verify", target=user,
-                                before={"identity_verified_at": None},
-                                after={"identity_verified_at": now, "identity_verified_by": staff_user.pk})
+            staff_action_record(
+                actor=staff_user,
+                action="identity.verify",
+                target=user,
+                before={"identity_verified_at": None},
+                after={"identity_verified_at": now, "identity_verified_by": staff_user.pk},
+            )
     if done:
         user.identity_verified_at, user.identity_verified_by = now, staff_user
     return bool(done)
@@ -106,6 +120,12 @@ def identity_verify(*, user, staff_user) -> bool:
 def player_reactivate(*, user, staff_user, note: str = "") -> None:
     with transaction.atomic():
         if User.objects.filter(pk=user.pk, is_active=False).update(is_active=True):
-            staff_action_record(actor=staff_user, action="player.reactivate", target=user,
-                                before={"is_active": False}, after={"is_active": True}, note=note)
+            staff_action_record(
+                actor=staff_user,
+                action="player.reactivate",
+                target=user,
+                before={"is_active": False},
+                after={"is_active": True},
+                note=note,
+            )
     user.is_active = True

@@ -63,9 +63,13 @@ def language_cookie_set(response, language: str) -> None:
     from django.conf import settings
 
     response.set_cookie(
-        settings.LANGUAGE_COOKIE_NAME, language, max_age=settings.LANGUAGE_COOKIE_AGE,
-        path=settings.LANGUAGE_COOKIE_PATH, domain=settings.LANGUAGE_COOKIE_DOMAIN,
-        secure=settings.LANGUAGE_COOKIE_SECURE, httponly=settings.LANGUAGE_COOKIE_HTTPONLY,
+        settings.LANGUAGE_COOKIE_NAME,
+        language,
+        max_age=settings.LANGUAGE_COOKIE_AGE,
+        path=settings.LANGUAGE_COOKIE_PATH,
+        domain=settings.LANGUAGE_COOKIE_DOMAIN,
+        secure=settings.LANGUAGE_COOKIE_SECURE,
+        httponly=settings.LANGUAGE_COOKIE_HTTPONLY,
         samesite=settings.LANGUAGE_COOKIE_SAMESITE,
     )
 
@@ -100,5 +104,6 @@ def profile(request):
     from django.utils.translation import get_language
 
     language = request.user.preferred_language or get_language()
-    return render(request, "accounts/profile.html", {"language_form": LanguageForm(initial={"language": language})})
-
+    return render(
+        request, "accounts/profile.html", {"language_form": LanguageForm(initial={"language": language})}
+    )

@@ -65,15 +65,23 @@ class BareTableConsumer(AsyncWebsocketConsumer):
         message = json.loads(text_data)
         if message.get("type") == "sync":
             seq, seats = await database_sync_to_async(_read)(self.table_id)
-            await self.send(text_data=json.dumps({"type": "state", "action_no": seq, "to_act": seq % seats + 1}))
+            await self.send(
+                text_data=json.dumps({"type": "state", "action_no": seq, "to_act": seq % seats + 1})
+            )
             return
         done = await database_sync_to_async(_act)(self.table_id, int(message.get("action_no", -1)))
         if done is None:
             await self.send(text_data=json.dumps({"type": "error", "code": "stale"}))
             return
         action_no, seats = done
-        event = {"type": "event", "event": "acted", "seq": action_no, "seat": self.seat, "action_no": action_no,
-                 "to_act": action_no % seats + 1}
+        event = {
+            "type": "event",
+            "event": "acted",
+            "seq": action_no,
+            "seat": self.seat,
+            "action_no": action_no,
+            "to_act": action_no % seats + 1,
+        }
         await self.channel_layer.group_send(self.group, {"type": "bare.message", "message": event})
 
     async def bare_message(self, event: dict) -> None:

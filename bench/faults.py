@@ -65,16 +65,20 @@ def table_seqs(table_ids) -> dict[int, int]:
     return dict(Table.objects.filter(id__in=table_ids).values_list("id", "seq"))
 
 
-async def wait_synced(bots: list[Bot], seqs: dict[int, int], *, since: float, reconnect: bool,
-                      limit: float = 30) -> float | None:
+async def wait_synced(
+    bots: list[Bot], seqs: dict[int, int], *, since: float, reconnect: bool, limit: float = 30
+) -> float | None:
     """Seconds until every bot is connected (after `since`, when it had to reconnect) and has seen its table's
     messages up to `seqs`; None if not within `limit`."""
     started = time.monotonic()
     while time.monotonic() - started < limit:
         behind = [
-            bot for bot in bots
-            if not bot.connected.is_set() or bot.synced_at is None
-            or (reconnect and bot.synced_at < since) or bot.last_seq < seqs.get(bot.table_id, 0)
+            bot
+            for bot in bots
+            if not bot.connected.is_set()
+            or bot.synced_at is None
+            or (reconnect and bot.synced_at < since)
+            or bot.last_seq < seqs.get(bot.table_id, 0)
         ]
         if not behind:
             return time.monotonic() - started
@@ -98,8 +102,18 @@ async def run(room: Room, players, tables, args) -> dict:
     port = room.daphnes[0].port
     origin = f"http://127.0.0.1:{port}"
     table_ids = [t.id for t in tables]
-    bots = [Bot(url=f"ws://127.0.0.1:{port}/ws/tables/{p.table_id}/", origin=origin, stats=stats, table_id=p.table_id,
-                player=p, think=0.4, rng=random.Random(rng.random())) for p in players]
+    bots = [
+        Bot(
+            url=f"ws://127.0.0.1:{port}/ws/tables/{p.table_id}/",
+            origin=origin,
+            stats=stats,
+            table_id=p.table_id,
+            player=p,
+            think=0.4,
+            rng=random.Random(rng.random()),
+        )
+        for p in players
+    ]
     stop = asyncio.Event()
     tasks = [asyncio.ensure_future(bot.run(stop)) for bot in bots]
     deadline = time.monotonic() + 120
@@ -142,13 +156,21 @@ async def run(room: Room, players, tables, args) -> dict:
         synced = await wait_synced(bots, seqs, since=hit, reconnect=kind == "daphne")
         idle = await wait_progress(stats, table_ids, since=back)
         resumed = max(stats.last_action_at.get(t, 0) for t in table_ids) - back if not idle else None
-        row = {"n": number, "kind": kind, "down_s": round(down, 2), "processes_died": died,
-               "all_tables_acted_within_s": None if resumed is None else round(resumed, 2),
-               "sync_s": None if synced is None else round(synced, 2), "tables_not_playing_after_20s": idle}
+        row = {
+            "n": number,
+            "kind": kind,
+            "down_s": round(down, 2),
+            "processes_died": died,
+            "all_tables_acted_within_s": None if resumed is None else round(resumed, 2),
+            "sync_s": None if synced is None else round(synced, 2),
+            "tables_not_playing_after_20s": idle,
+        }
         rows.append(row)
-        log(f"fault {number}/{len(kinds)} {kind}: away {down:.1f} s, clients in sync "
+        log(
+            f"fault {number}/{len(kinds)} {kind}: away {down:.1f} s, clients in sync "
             f"{'NOT within 30 s' if synced is None else f'{synced:.2f} s'} after it came back"
-            f"{f', tables idle: {idle}' if idle else ''}{f', died with it: {died}' if died else ''}")
+            f"{f', tables idle: {idle}' if idle else ''}{f', died with it: {died}' if died else ''}"
+        )
     stats.measuring = False
     # the end: stop playing, leave; every hand must end
     for bot in bots:
@@ -167,8 +189,14 @@ async def run(room: Room, players, tables, args) -> dict:
     await asyncio.sleep(2)
     stop.set()
     await asyncio.wait(tasks, timeout=30)
-    return {"faults": rows, "errors": dict(stats.errors), "seq_gaps": stats.gaps, "reordered": stats.reordered,
-            "reconnects": stats.connects - len(bots), "connect_failures": stats.connect_failures}
+    return {
+        "faults": rows,
+        "errors": dict(stats.errors),
+        "seq_gaps": stats.gaps,
+        "reordered": stats.reordered,
+        "reconnects": stats.connects - len(bots),
+        "connect_failures": stats.connect_failures,
+    }
 
 
 def end_state(table_ids, user_ids) -> dict:
@@ -177,14 +205,21 @@ def end_state(table_ids, user_ids) -> dict:
     from cashier.models import Account, SeatSession
     from tables.models import Hand
 
-    by_status = dict(Hand.objects.filter(table_id__in=table_ids).values_list("status").annotate(n=Count("id")))
+    by_status = dict(
+        Hand.objects.filter(table_id__in=table_ids).values_list("status").annotate(n=Count("id"))
+    )
     open_sessions = SeatSession.objects.filter(table_id__in=table_ids, closed_at__isnull=True).count()
-    in_seats = Account.objects.filter(user_id__in=user_ids, kind="seat").aggregate(total=Sum("balance"))["total"] or 0
+    in_seats = (
+        Account.objects.filter(user_id__in=user_ids, kind="seat").aggregate(total=Sum("balance"))["total"]
+        or 0
+    )
     return {"hands": by_status, "open_seat_sessions": open_sessions, "left_in_seat_accounts": in_seats}
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--players", type=int, default=24)
     parser.add_argument("--tables", type=int, default=4)
     parser.add_argument("--times", type=int, default=20, help="faults of each kind")
@@ -229,13 +264,21 @@ def main(argv=None) -> int:
             }
         results["summary"] = summary
         end = results["end"]
-        good = (ok and not end["hands"].get("running") and not end["open_seat_sessions"]
-                and not end["left_in_seat_accounts"]
-                and all(s["in_sync_within_5s"] == s["faults"] and not s["tables_stalled"] for s in summary.values()))
+        good = (
+            ok
+            and not end["hands"].get("running")
+            and not end["open_seat_sessions"]
+            and not end["left_in_seat_accounts"]
+            and all(
+                s["in_sync_within_5s"] == s["faults"] and not s["tables_stalled"] for s in summary.values()
+            )
+        )
         for kind, s in summary.items():
             log(f"{kind}: {s}")
-        log(f"end: {end}; ledger_check: {results['ledger_check']}; errors {results['errors']}; "
-            f"gaps {results['seq_gaps']}")
+        log(
+            f"end: {end}; ledger_check: {results['ledger_check']}; errors {results['errors']}; "
+            f"gaps {results['seq_gaps']}"
+        )
         log("ALL CHECKS PASSED" if good else "SOME CHECKS FAILED")
         code = 0 if good else 1
     finally:

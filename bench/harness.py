@@ -72,8 +72,9 @@ class Proc:
         self.name, self.command, self.env = name, command, env
         self.log_path = folder / f"{name}.log"
         self._log = open(self.log_path, "ab")  # noqa: SIM115 - closed in stop()
-        self.proc = subprocess.Popen(command, cwd=BASE_DIR, env=env, stdout=self._log, stderr=subprocess.STDOUT,
-                                     start_new_session=True)
+        self.proc = subprocess.Popen(
+            command, cwd=BASE_DIR, env=env, stdout=self._log, stderr=subprocess.STDOUT, start_new_session=True
+        )
 
     @property
     def pid(self) -> int:
@@ -168,8 +169,10 @@ class Room:
             self.pg.start()
             self._fresh_database(self.pg.url("postgres"))
             env["DATABASE_URL"] = self.pg.url(BENCH_DB)
-            log(f"embedded PostgreSQL on 127.0.0.1:{self.pg.port} (fsync {'off' if self.pg_fast else 'on'}), "
-                f"fresh database {BENCH_DB}")
+            log(
+                f"embedded PostgreSQL on 127.0.0.1:{self.pg.port} (fsync {'off' if self.pg_fast else 'on'}), "
+                f"fresh database {BENCH_DB}"
+            )
         else:
             self._ensure_database(env["DATABASE_URL"])
         if not env.get("REDIS_URL"):
@@ -179,8 +182,21 @@ class Room:
             self._flush_redis(env["REDIS_URL"])
             log(f"embedded Redis on 127.0.0.1:{self.redis.port} (append-only file on)")
         self.env = env
-        os.environ.update({k: env[k] for k in ("DATABASE_URL", "REDIS_URL", "DEBUG", "SECRET_KEY", "ALLOWED_HOSTS",
-                                               "SECURE_SSL", "DJANGO_SETTINGS_MODULE", "LOG_LEVEL")})
+        os.environ.update(
+            {
+                k: env[k]
+                for k in (
+                    "DATABASE_URL",
+                    "REDIS_URL",
+                    "DEBUG",
+                    "SECRET_KEY",
+                    "ALLOWED_HOSTS",
+                    "SECURE_SSL",
+                    "DJANGO_SETTINGS_MODULE",
+                    "LOG_LEVEL",
+                )
+            }
+        )
         return env
 
     @staticmethod
@@ -218,7 +234,9 @@ class Room:
 
     def migrate(self) -> None:
         started = time.monotonic()
-        subprocess.run([PY, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=BASE_DIR, env=self.env, check=True)
+        subprocess.run(
+            [PY, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=BASE_DIR, env=self.env, check=True
+        )
         log(f"migrated ({time.monotonic() - started:.1f} s)")
 
     def django_setup(self) -> None:
@@ -227,11 +245,16 @@ class Room:
         django.setup()
 
     # processes
-    def start_daphne(self, app: str = "pokerroom.asgi:application", *, port: int | None = None,
-                     name: str = "daphne") -> Proc:
+    def start_daphne(
+        self, app: str = "pokerroom.asgi:application", *, port: int | None = None, name: str = "daphne"
+    ) -> Proc:
         port = port or free_port()
-        proc = Proc(name, [PY, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), app],
-                    {**self.env, "PORT": str(port)}, self.folder)
+        proc = Proc(
+            name,
+            [PY, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), app],
+            {**self.env, "PORT": str(port)},
+            self.folder,
+        )
         try:
             wait_for_port(port, timeout=60, proc=proc.proc, what=name)
         except RuntimeError as exc:
@@ -255,11 +278,28 @@ class Room:
         self.web_pids = {f"daphne{n}": pid for n, pid in enumerate(sorted(listening), start=1)}
         return proc
 
-    def start_worker(self, *, beat: bool = True, name: str = "worker", pool: str = "prefork",
-                     concurrency: int = 2) -> Proc:
+    def start_worker(
+        self, *, beat: bool = True, name: str = "worker", pool: str = "prefork", concurrency: int = 2
+    ) -> Proc:
         hostname = f"bench-{name}-{uuid.uuid4().hex[:6]}@localhost"
-        command = [PY, "-m", "celery", "-A", "pokerroom", "worker", "-l", "warning", "-P", pool,
-                   "--concurrency", str(concurrency), "-n", hostname, "--without-mingle", "--without-gossip"]
+        command = [
+            PY,
+            "-m",
+            "celery",
+            "-A",
+            "pokerroom",
+            "worker",
+            "-l",
+            "warning",
+            "-P",
+            pool,
+            "--concurrency",
+            str(concurrency),
+            "-n",
+            hostname,
+            "--without-mingle",
+            "--without-gossip",
+        ]
         if beat:
             command += ["-B", "-s", str(self.folder / f"beat-{uuid.uuid4().hex[:6]}")]
         proc = Proc(name, command, self.env, self.folder)
@@ -332,8 +372,9 @@ class Player:
     seat: int
 
 
-def tables_create(*, count: int, seats: int = 6, action_seconds: int = 20, time_bank_seconds: int = 30,
-                  prefix: str = "Load") -> list:
+def tables_create(
+    *, count: int, seats: int = 6, action_seconds: int = 20, time_bank_seconds: int = 30, prefix: str = "Load"
+) -> list:
     from tables.management.commands.seed_demo import rake_schedules_seed
     from tables.models import Currency, Structure, Table
 
@@ -341,8 +382,14 @@ def tables_create(*, count: int, seats: int = 6, action_seconds: int = 20, time_
     tag = uuid.uuid4().hex[:6]
     return [
         Table.objects.create(
-            name=f"{prefix} {tag} {n}", currency=Currency.PLAY, small_blind=1, big_blind=2,
-            structure=Structure.NO_LIMIT, seats=seats, rake_schedule=schedule, action_seconds=action_seconds,
+            name=f"{prefix} {tag} {n}",
+            currency=Currency.PLAY,
+            small_blind=1,
+            big_blind=2,
+            structure=Structure.NO_LIMIT,
+            seats=seats,
+            rake_schedule=schedule,
+            action_seconds=action_seconds,
             time_bank_seconds=time_bank_seconds,
         )
         for n in range(1, count + 1)
@@ -363,11 +410,17 @@ def players_create(*, tables: list, per_table: int, prefix: str = "load") -> lis
     tag = uuid.uuid4().hex[:5]
     unusable = make_password(None)
     users = User.objects.bulk_create(
-        [User(username=f"{prefix}{tag}-{t}-{s}", password=unusable, email="")
-         for t in range(len(tables)) for s in range(per_table)]
+        [
+            User(username=f"{prefix}{tag}-{t}-{s}", password=unusable, email="")
+            for t in range(len(tables))
+            for s in range(per_table)
+        ]
     )
-    backend = settings.AUTHENTICATION_BACKENDS[0] if getattr(settings, "AUTHENTICATION_BACKENDS", None) else \
-        "django.contrib.auth.backends.ModelBackend"
+    backend = (
+        settings.AUTHENTICATION_BACKENDS[0]
+        if getattr(settings, "AUTHENTICATION_BACKENDS", None)
+        else "django.contrib.auth.backends.ModelBackend"
+    )
     players = []
     for index, user in enumerate(users):
         cashier.play_chips_welcome(user=user)
@@ -410,9 +463,21 @@ class Bot:
 
     `spectator=True`: only watches. `capture=True`: keeps every frame received (for the privacy check)."""
 
-    def __init__(self, *, url: str, origin: str, stats: Stats, table_id: int, player: Player | None = None,
-                 think: float = 0.0, rng: random.Random | None = None, capture: bool = False,
-                 buy_in: int = 200, max_buy_in: int = 200, big_blind: int = 2) -> None:
+    def __init__(
+        self,
+        *,
+        url: str,
+        origin: str,
+        stats: Stats,
+        table_id: int,
+        player: Player | None = None,
+        think: float = 0.0,
+        rng: random.Random | None = None,
+        capture: bool = False,
+        buy_in: int = 200,
+        max_buy_in: int = 200,
+        big_blind: int = 2,
+    ) -> None:
         self.url, self.origin, self.stats = url, origin, stats
         self.table_id = table_id
         self.player = player
@@ -446,11 +511,23 @@ class Bot:
             try:
                 if connect_gate is not None:
                     async with connect_gate:
-                        self.ws = await websockets.connect(self.url, origin=self.origin, additional_headers=headers,
-                                                           open_timeout=120, max_queue=None, ping_interval=None)
+                        self.ws = await websockets.connect(
+                            self.url,
+                            origin=self.origin,
+                            additional_headers=headers,
+                            open_timeout=120,
+                            max_queue=None,
+                            ping_interval=None,
+                        )
                 else:
-                    self.ws = await websockets.connect(self.url, origin=self.origin, additional_headers=headers,
-                                                       open_timeout=120, max_queue=None, ping_interval=None)
+                    self.ws = await websockets.connect(
+                        self.url,
+                        origin=self.origin,
+                        additional_headers=headers,
+                        open_timeout=120,
+                        max_queue=None,
+                        ping_interval=None,
+                    )
             except (TimeoutError, OSError, websockets.InvalidHandshake, websockets.ConnectionClosed):
                 self.stats.connect_failures += 1
                 await self._sleep(stop, backoff)
@@ -553,8 +630,10 @@ class Bot:
         if kind == "state":
             self.state = message
             hand = message.get("hand")
-            if self.pending is not None and hand is not None and (
-                hand["id"] != self.pending[0] or hand["action_no"] > self.pending[1]
+            if (
+                self.pending is not None
+                and hand is not None
+                and (hand["id"] != self.pending[0] or hand["action_no"] > self.pending[1])
             ):
                 self._confirm(now)
             await self.on_state(message)
@@ -568,8 +647,9 @@ class Bot:
         self.pending = None
 
     def my_row(self, state: dict) -> dict | None:
-        return next((row for row in state["seats"] if (row.get("player") or {}).get("name") == self.player.name),
-                    None)
+        return next(
+            (row for row in state["seats"] if (row.get("player") or {}).get("name") == self.player.name), None
+        )
 
     async def on_state(self, state: dict) -> None:
         row = self.my_row(state)
@@ -635,8 +715,13 @@ class Bot:
 
 def latency_summary(stats: Stats) -> dict:
     ms = [x * 1000 for x in stats.latencies]
-    return {"p50": percentile(ms, 50), "p95": percentile(ms, 95), "p99": percentile(ms, 99),
-            "max": max(ms) if ms else float("nan"), "n": len(ms)}
+    return {
+        "p50": percentile(ms, 50),
+        "p95": percentile(ms, 95),
+        "p99": percentile(ms, 99),
+        "max": max(ms) if ms else float("nan"),
+        "n": len(ms),
+    }
 
 
 def tables_stalled(stats: Stats, table_ids, *, now: float, quiet: float) -> list[int]:
@@ -644,8 +729,9 @@ def tables_stalled(stats: Stats, table_ids, *, now: float, quiet: float) -> list
 
 
 def ledger_check_run(env: dict[str, str]) -> tuple[bool, str]:
-    done = subprocess.run([PY, "manage.py", "ledger_check"], cwd=BASE_DIR, env=env, capture_output=True,
-                          text=True, timeout=300)
+    done = subprocess.run(
+        [PY, "manage.py", "ledger_check"], cwd=BASE_DIR, env=env, capture_output=True, text=True, timeout=300
+    )
     return done.returncode == 0, (done.stdout + done.stderr).strip()
 
 

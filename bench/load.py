@@ -74,8 +74,9 @@ from harness import (  # noqa: E402
 class BareBot:
     """A bot of the bare phase: acts (after the think time) whenever the table's counter names its seat."""
 
-    def __init__(self, *, url: str, seat: int, stats: Stats, think: float, rng: random.Random,
-                 table_key: int) -> None:
+    def __init__(
+        self, *, url: str, seat: int, stats: Stats, think: float, rng: random.Random, table_key: int
+    ) -> None:
         self.url, self.seat, self.stats, self.think, self.rng = url, seat, stats, think, rng
         self.ws = None
         self.pending: float | None = None
@@ -141,10 +142,23 @@ async def measure(room: Room, stats: Stats, *, warmup: float, seconds: float, pr
     if profile and room.web_pids:
         out = room.folder / f"profile-daphne-{int(time.time())}.txt"
         spy = subprocess.Popen(
-            [str(Path(sys.executable).parent / "py-spy"), "record", "-p", str(room.web_pids["daphne1"]), "-d",
-             str(min(profile, int(seconds))), "-f", "raw", "-o", str(out), "-r", "50",
-             *(["--gil"] if os.environ.get("BENCH_PROFILE_GIL") == "1" else [])],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            [
+                str(Path(sys.executable).parent / "py-spy"),
+                "record",
+                "-p",
+                str(room.web_pids["daphne1"]),
+                "-d",
+                str(min(profile, int(seconds))),
+                "-f",
+                "raw",
+                "-o",
+                str(out),
+                "-r",
+                "50",
+                *(["--gil"] if os.environ.get("BENCH_PROFILE_GIL") == "1" else []),
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
         )
         log(f"py-spy recording daphne into {out}")
     await asyncio.sleep(seconds)
@@ -160,7 +174,9 @@ async def measure(room: Room, stats: Stats, *, warmup: float, seconds: float, pr
     return {"elapsed": elapsed, "cpu_percent_of_one_core": cpu}
 
 
-def report(name: str, stats: Stats, window: dict, *, stalled: int, tables: int, extra: dict | None = None) -> dict:
+def report(
+    name: str, stats: Stats, window: dict, *, stalled: int, tables: int, extra: dict | None = None
+) -> dict:
     lat = latency_summary(stats)
     figures = {
         "phase": name,
@@ -179,9 +195,11 @@ def report(name: str, stats: Stats, window: dict, *, stalled: int, tables: int, 
         **window,
         **(extra or {}),
     }
-    log(f"{name}: {figures['actions_per_second']} actions/s, latency p50 {lat['p50']:.1f} ms, p95 "
+    log(
+        f"{name}: {figures['actions_per_second']} actions/s, latency p50 {lat['p50']:.1f} ms, p95 "
         f"{lat['p95']:.1f} ms, p99 {lat['p99']:.1f} ms (n={lat['n']}), errors {dict(stats.errors)}, "
-        f"gaps {stats.gaps} (reordered {stats.reordered}), stalled {stalled}/{tables}")
+        f"gaps {stats.gaps} (reordered {stats.reordered}), stalled {stalled}/{tables}"
+    )
     log(f"{name}: CPU % of one core: {window['cpu_percent_of_one_core']}")
     log(f"{name}: messages sent by the bots: {dict(stats.sent)}")
     return figures
@@ -194,9 +212,16 @@ async def bare_phase(room: Room, bare_tables: list, args) -> dict:
     rng = random.Random(args.seed)
     per_table = args.players // args.tables
     bots = [
-        BareBot(url=f"ws://127.0.0.1:{daphne.port}/ws/bare/{table.id}/?seat={seat}", seat=seat, stats=stats,
-                think=args.think, rng=rng, table_key=table.id)
-        for table in bare_tables for seat in range(1, per_table + 1)
+        BareBot(
+            url=f"ws://127.0.0.1:{daphne.port}/ws/bare/{table.id}/?seat={seat}",
+            seat=seat,
+            stats=stats,
+            think=args.think,
+            rng=rng,
+            table_key=table.id,
+        )
+        for table in bare_tables
+        for seat in range(1, per_table + 1)
     ]
     started = time.monotonic()
     results = await gather_bounded([bot.connect() for bot in bots])
@@ -211,8 +236,14 @@ async def bare_phase(room: Room, bare_tables: list, args) -> dict:
     await asyncio.wait(tasks, timeout=30)
     daphne.stop()
     room.extra.remove(daphne)
-    return report("bare", stats, _bare_cpu_names(window), stalled=stalled, tables=len(bare_tables),
-                  extra={"connect_failures": len(failed)})
+    return report(
+        "bare",
+        stats,
+        _bare_cpu_names(window),
+        stalled=stalled,
+        tables=len(bare_tables),
+        extra={"connect_failures": len(failed)},
+    )
 
 
 def _bare_cpu_names(window: dict) -> dict:
@@ -231,9 +262,17 @@ async def room_phase(room: Room, players, tables, args) -> dict:
     origin = f"http://127.0.0.1:{room.web.port}"
     bots = []
     for index, player in enumerate(players):
-        bots.append(Bot(url=f"ws://127.0.0.1:{room.web.port}/ws/tables/{player.table_id}/", origin=origin,
-                        stats=stats, table_id=player.table_id, player=player, think=args.think,
-                        rng=random.Random(rng.random() + index)))
+        bots.append(
+            Bot(
+                url=f"ws://127.0.0.1:{room.web.port}/ws/tables/{player.table_id}/",
+                origin=origin,
+                stats=stats,
+                table_id=player.table_id,
+                player=player,
+                think=args.think,
+                rng=random.Random(rng.random() + index),
+            )
+        )
     stop = asyncio.Event()
     gate = asyncio.Semaphore(32)
     started = time.monotonic()
@@ -243,8 +282,10 @@ async def room_phase(room: Room, players, tables, args) -> dict:
     deadline = started + 300
     while sum(bot.connected.is_set() for bot in bots) < len(bots) and time.monotonic() < deadline:
         await asyncio.sleep(0.5)
-    log(f"room: {sum(b.connected.is_set() for b in bots)}/{len(bots)} connected in "
-        f"{time.monotonic() - started:.1f} s ({stats.connect_failures} failed attempts)")
+    log(
+        f"room: {sum(b.connected.is_set() for b in bots)}/{len(bots)} connected in "
+        f"{time.monotonic() - started:.1f} s ({stats.connect_failures} failed attempts)"
+    )
     for index, bot in enumerate(bots):
         bot.acting = True
         await bot.join()
@@ -258,8 +299,11 @@ async def room_phase(room: Room, players, tables, args) -> dict:
         if playing == len(table_ids):
             break
         await asyncio.sleep(1)
-    log(f"room: {sum(1 for t in table_ids if t in stats.last_action_at)}/{len(table_ids)} tables playing "
-        f"after {time.monotonic() - started:.1f} s")
+    log(
+        f"room: {sum(1 for t in table_ids if t in stats.last_action_at)}/{len(table_ids)} tables playing "
+        f"after {time.monotonic() - started:.1f} s"
+    )
+
     def hands_count() -> int:
         from django.db import connection
 
@@ -269,7 +313,9 @@ async def room_phase(room: Room, players, tables, args) -> dict:
             connection.close()
 
     hands_before = await asyncio.to_thread(hands_count)
-    window = await measure(room, stats, warmup=min(args.warmup, 5), seconds=args.seconds, profile=args.profile)
+    window = await measure(
+        room, stats, warmup=min(args.warmup, 5), seconds=args.seconds, profile=args.profile
+    )
     now = time.monotonic()
     stalled = tables_stalled(stats, table_ids, now=now, quiet=10 + 2 * args.think)
     hands = await asyncio.to_thread(hands_count) - hands_before
@@ -280,9 +326,14 @@ async def room_phase(room: Room, players, tables, args) -> dict:
     stop.set()
     await asyncio.wait(tasks, timeout=60)
     lost = sum(len(bot.missing) for bot in bots)
-    return report("room", stats, window, stalled=len(stalled), tables=len(tables),
-                  extra={"hands_started_in_window": hands, "seqs_never_received": lost,
-                         "stalled_tables": stalled[:20]})
+    return report(
+        "room",
+        stats,
+        window,
+        stalled=len(stalled),
+        tables=len(tables),
+        extra={"hands_started_in_window": hands, "seqs_never_received": lost, "stalled_tables": stalled[:20]},
+    )
 
 
 # --- the bots split over processes (--bot-processes N) ---------------------------------------------------
@@ -300,8 +351,12 @@ class Shards:
         self.conns, self.procs = [], []
         for index, payload in enumerate(payloads):
             mine, theirs = ctx.Pipe()
-            proc = ctx.Process(target=shard_main, args=(kind, index, len(payloads), payload, theirs, self.flags),
-                               name=f"bots-{kind}-{index + 1}", daemon=True)
+            proc = ctx.Process(
+                target=shard_main,
+                args=(kind, index, len(payloads), payload, theirs, self.flags),
+                name=f"bots-{kind}-{index + 1}",
+                daemon=True,
+            )
             proc.start()
             theirs.close()
             self.conns.append(mine)
@@ -326,7 +381,9 @@ class Shards:
                     try:
                         message = conn.recv()
                     except EOFError:
-                        raise RuntimeError(f"bot process {index + 1} died (exit {self.procs[index].exitcode})") from None
+                        raise RuntimeError(
+                            f"bot process {index + 1} died (exit {self.procs[index].exitcode})"
+                        ) from None
                     if message[0] != kind:
                         raise RuntimeError(f"bot process {index + 1}: {message}")
                     out[index] = message[1]
@@ -389,11 +446,21 @@ async def flags_follow(stats: Stats, flags: dict) -> dict:
 
 
 def stats_export(stats: Stats, last_action_at: dict, **extra) -> dict:
-    return {"latencies": stats.latencies, "acts_sent": stats.acts_sent, "acts_confirmed": stats.acts_confirmed,
-            "errors": dict(stats.errors), "sent": dict(stats.sent), "gaps": stats.gaps, "reordered": stats.reordered,
-            "connects": stats.connects, "disconnects": stats.disconnects,
-            "connect_failures": stats.connect_failures, "frames": stats.frames,
-            "last_action_at": last_action_at, **extra}
+    return {
+        "latencies": stats.latencies,
+        "acts_sent": stats.acts_sent,
+        "acts_confirmed": stats.acts_confirmed,
+        "errors": dict(stats.errors),
+        "sent": dict(stats.sent),
+        "gaps": stats.gaps,
+        "reordered": stats.reordered,
+        "connects": stats.connects,
+        "disconnects": stats.disconnects,
+        "connect_failures": stats.connect_failures,
+        "frames": stats.frames,
+        "last_action_at": last_action_at,
+        **extra,
+    }
 
 
 def stats_merge(parts: list[dict]) -> Stats:
@@ -402,8 +469,16 @@ def stats_merge(parts: list[dict]) -> Stats:
         merged.latencies.extend(part["latencies"])
         merged.errors.update(part["errors"])
         merged.sent.update(part.get("sent", {}))
-        for name in ("acts_sent", "acts_confirmed", "gaps", "reordered", "connects", "disconnects",
-                     "connect_failures", "frames"):
+        for name in (
+            "acts_sent",
+            "acts_confirmed",
+            "gaps",
+            "reordered",
+            "connects",
+            "disconnects",
+            "connect_failures",
+            "frames",
+        ):
             setattr(merged, name, getattr(merged, name) + part[name])
         for table, at in part["last_action_at"].items():
             merged.last_action_at[table] = max(at, merged.last_action_at.get(table, 0))
@@ -418,8 +493,10 @@ def tables_dealt(items: list, count: int) -> list[list]:
 async def bare_shard(payload: dict, conn, flags: dict) -> dict:
     args, stats = payload["args"], Stats()
     rng = random.Random(payload["seed"])
-    bots = [BareBot(url=url, seat=seat, stats=stats, think=args.think, rng=rng, table_key=table_id)
-            for url, seat, table_id in payload["bots"]]
+    bots = [
+        BareBot(url=url, seat=seat, stats=stats, think=args.think, rng=rng, table_key=table_id)
+        for url, seat, table_id in payload["bots"]
+    ]
     results = await gather_bounded([bot.connect() for bot in bots])
     failed = sum(isinstance(r, Exception) for r in results)
     conn.send(("connected", (len(bots) - failed, failed)))
@@ -435,9 +512,18 @@ async def bare_shard(payload: dict, conn, flags: dict) -> dict:
 
 async def room_shard(payload: dict, index: int, count: int, conn, flags: dict) -> dict:
     args, stats = payload["args"], Stats()
-    bots = [Bot(url=url, origin=payload["origin"], stats=stats, table_id=player.table_id, player=player,
-                think=args.think, rng=random.Random(seed))
-            for player, url, seed in payload["bots"]]
+    bots = [
+        Bot(
+            url=url,
+            origin=payload["origin"],
+            stats=stats,
+            table_id=player.table_id,
+            player=player,
+            think=args.think,
+            rng=random.Random(seed),
+        )
+        for player, url, seed in payload["bots"]
+    ]
     stop = asyncio.Event()
     gate = asyncio.Semaphore(32)
     for bot in bots:
@@ -472,18 +558,30 @@ async def bare_phase_split(room: Room, bare_tables: list, args) -> dict:
     room.extra.append(daphne)
     per_table = args.players // args.tables
     started = time.monotonic()
-    shards = Shards(room, "bare", [
-        {"args": args, "seed": args.seed + k,
-         "bots": [(f"ws://127.0.0.1:{daphne.port}/ws/bare/{table.id}/?seat={seat}", seat, table.id)
-                  for table in share for seat in range(1, per_table + 1)]}
-        for k, share in enumerate(tables_dealt(bare_tables, args.bot_processes))
-    ])
+    shards = Shards(
+        room,
+        "bare",
+        [
+            {
+                "args": args,
+                "seed": args.seed + k,
+                "bots": [
+                    (f"ws://127.0.0.1:{daphne.port}/ws/bare/{table.id}/?seat={seat}", seat, table.id)
+                    for table in share
+                    for seat in range(1, per_table + 1)
+                ],
+            }
+            for k, share in enumerate(tables_dealt(bare_tables, args.bot_processes))
+        ],
+    )
     try:
         connected = await shards.collect("connected", timeout=300)
         ok = sum(c[0] for c in connected if c)
         failed = sum(c[1] for c in connected if c)
-        log(f"bare: {ok}/{args.players} connected in {time.monotonic() - started:.1f} s "
-            f"({args.bot_processes} bot processes)")
+        log(
+            f"bare: {ok}/{args.players} connected in {time.monotonic() - started:.1f} s "
+            f"({args.bot_processes} bot processes)"
+        )
         shards.flags["go"].set()
         window = await measure(room, shards, warmup=args.warmup, seconds=args.seconds, profile=0)
         now = time.monotonic()
@@ -498,8 +596,14 @@ async def bare_phase_split(room: Room, bare_tables: list, args) -> dict:
         raise RuntimeError("a bot process sent no figures")
     stats = stats_merge(parts)
     stalled = len(tables_stalled(stats, [t.id for t in bare_tables], now=now, quiet=10 + 2 * args.think))
-    return report("bare", stats, _bare_cpu_names(window), stalled=stalled, tables=len(bare_tables),
-                  extra={"connect_failures": failed, "bot_processes": args.bot_processes})
+    return report(
+        "bare",
+        stats,
+        _bare_cpu_names(window),
+        stalled=stalled,
+        tables=len(bare_tables),
+        extra={"connect_failures": failed, "bot_processes": args.bot_processes},
+    )
 
 
 async def room_phase_split(room: Room, players, tables, args) -> dict:
@@ -511,12 +615,17 @@ async def room_phase_split(room: Room, players, tables, args) -> dict:
     by_table: dict = {}
     for index, player in enumerate(players):
         by_table.setdefault(player.table_id, []).append(
-            (player, f"ws://127.0.0.1:{room.web.port}/ws/tables/{player.table_id}/", seeds[index]))
+            (player, f"ws://127.0.0.1:{room.web.port}/ws/tables/{player.table_id}/", seeds[index])
+        )
     started = time.monotonic()
-    shards = Shards(room, "room", [
-        {"args": args, "origin": origin, "bots": [bot for table in share for bot in by_table[table.id]]}
-        for share in tables_dealt(tables, args.bot_processes)
-    ])
+    shards = Shards(
+        room,
+        "room",
+        [
+            {"args": args, "origin": origin, "bots": [bot for table in share for bot in by_table[table.id]]}
+            for share in tables_dealt(tables, args.bot_processes)
+        ],
+    )
     table_ids = [t.id for t in tables]
 
     def hands_count() -> int:
@@ -529,17 +638,22 @@ async def room_phase_split(room: Room, players, tables, args) -> dict:
 
     try:
         connected = await shards.collect("connected", timeout=330)
-        log(f"room: {sum(c[0] for c in connected if c)}/{len(players)} connected in "
+        log(
+            f"room: {sum(c[0] for c in connected if c)}/{len(players)} connected in "
             f"{time.monotonic() - started:.1f} s ({sum(c[1] for c in connected if c)} failed attempts, "
-            f"{args.bot_processes} bot processes)")
+            f"{args.bot_processes} bot processes)"
+        )
         shards.flags["go"].set()
         joins = len(players) / args.join_rate
         playing = await shards.collect("playing", timeout=joins + max(args.warmup, 60) + 30)
-        log(f"room: {sum(p for p in playing if p)}/{len(tables)} tables playing after "
-            f"{time.monotonic() - started:.1f} s")
+        log(
+            f"room: {sum(p for p in playing if p)}/{len(tables)} tables playing after "
+            f"{time.monotonic() - started:.1f} s"
+        )
         hands_before = await asyncio.to_thread(hands_count)
-        window = await measure(room, shards, warmup=min(args.warmup, 5), seconds=args.seconds,
-                               profile=args.profile)
+        window = await measure(
+            room, shards, warmup=min(args.warmup, 5), seconds=args.seconds, profile=args.profile
+        )
         now = time.monotonic()
         hands = await asyncio.to_thread(hands_count) - hands_before
         shards.stop()
@@ -554,9 +668,19 @@ async def room_phase_split(room: Room, players, tables, args) -> dict:
     for line in await asyncio.to_thread(stalled_describe, stalled[:5]):
         log(f"room: stalled {line}")
     lost = sum(p["seqs_never_received"] for p in parts)
-    return report("room", stats, window, stalled=len(stalled), tables=len(tables),
-                  extra={"hands_started_in_window": hands, "seqs_never_received": lost,
-                         "stalled_tables": stalled[:20], "bot_processes": args.bot_processes})
+    return report(
+        "room",
+        stats,
+        window,
+        stalled=len(stalled),
+        tables=len(tables),
+        extra={
+            "hands_started_in_window": hands,
+            "seqs_never_received": lost,
+            "stalled_tables": stalled[:20],
+            "bot_processes": args.bot_processes,
+        },
+    )
 
 
 def stalled_describe(table_ids: list[int]) -> list[str]:
@@ -572,19 +696,29 @@ def stalled_describe(table_ids: list[int]) -> list[str]:
     try:
         for table_id in table_ids:
             hand = Hand.objects.filter(table_id=table_id, status="running").first()
-            stacks = dict(SeatSession.objects.filter(table_id=table_id, closed_at__isnull=True)
-                          .values_list("seat_number", "account__balance"))
-            seats = ", ".join(f"{s.number}:{s.status}:{stacks.get(s.number, 0)}"
-                              for s in Seat.objects.filter(table_id=table_id, user__isnull=False))
+            stacks = dict(
+                SeatSession.objects.filter(table_id=table_id, closed_at__isnull=True).values_list(
+                    "seat_number", "account__balance"
+                )
+            )
+            seats = ", ".join(
+                f"{s.number}:{s.status}:{stacks.get(s.number, 0)}"
+                for s in Seat.objects.filter(table_id=table_id, user__isnull=False)
+            )
             if hand is None:
                 last = Hand.objects.filter(table_id=table_id).order_by("-number").first()
-                ended = f"last hand ended {(timezone.now() - last.ended_at).total_seconds():.1f} s ago" if (
-                    last and last.ended_at) else "no hand"
+                ended = (
+                    f"last hand ended {(timezone.now() - last.ended_at).total_seconds():.1f} s ago"
+                    if (last and last.ended_at)
+                    else "no hand"
+                )
                 lines.append(f"table {table_id}: no hand running ({ended}); seats {seats}")
             else:
                 late = (timezone.now() - hand.deadline).total_seconds() if hand.deadline else None
-                lines.append(f"table {table_id}: hand {hand.number} action {hand.action_no} to act seat "
-                             f"{(hand.to_act or 0) + 1}, {late} s past its deadline; seats {seats}")
+                lines.append(
+                    f"table {table_id}: hand {hand.number} action {hand.action_no} to act seat "
+                    f"{(hand.to_act or 0) + 1}, {late} s past its deadline; seats {seats}"
+                )
     finally:
         connection.close()
     return lines
@@ -602,10 +736,14 @@ def load_run(args, results: dict) -> bool:
         tables = tables_create(count=args.tables)
         bare_tables = tables_create(count=args.tables, prefix="Bare") if not args.no_bare else []
         players = players_create(tables=tables, per_table=args.players // args.tables)
-        log(f"{len(players)} players with sessions and play chips, {len(tables)} tables "
-            f"({time.monotonic() - started:.1f} s)")
+        log(
+            f"{len(players)} players with sessions and play chips, {len(tables)} tables "
+            f"({time.monotonic() - started:.1f} s)"
+        )
         for n in range(args.workers):
-            room.workers.append(room.start_worker(beat=n == 0, name=f"worker{n + 1}" if args.workers > 1 else "worker"))
+            room.workers.append(
+                room.start_worker(beat=n == 0, name=f"worker{n + 1}" if args.workers > 1 else "worker")
+            )
         room.start_web(processes=args.daphnes)
         log(f"{args.daphnes} web process(es) listening on port {room.web.port}")
         from django.db import connection
@@ -614,13 +752,18 @@ def load_run(args, results: dict) -> bool:
         load_before = Path("/proc/loadavg").read_text().split()[:3]
         split = args.bot_processes > 1
         if not args.no_bare:
-            results["bare"] = asyncio.run((bare_phase_split if split else bare_phase)(room, bare_tables, args))
-        results["room"] = asyncio.run((room_phase_split if split else room_phase)(room, players, tables, args))
+            results["bare"] = asyncio.run(
+                (bare_phase_split if split else bare_phase)(room, bare_tables, args)
+            )
+        results["room"] = asyncio.run(
+            (room_phase_split if split else room_phase)(room, players, tables, args)
+        )
         results["loadavg_before"] = load_before
         results["loadavg_after"] = Path("/proc/loadavg").read_text().split()[:3]
         if "bare" in results and results["bare"]["actions_per_second"]:
             results["ratio_to_bare"] = round(
-                results["room"]["actions_per_second"] / results["bare"]["actions_per_second"], 3)
+                results["room"]["actions_per_second"] / results["bare"]["actions_per_second"], 3
+            )
             log(f"room / bare actions/s: {results['ratio_to_bare']:.2f}")
         ok, text = ledger_check_run(room.env)
         results["ledger_check"] = "clean" if ok else text
@@ -636,15 +779,20 @@ def curve_main(args) -> int:
     from curve import curve_point, curve_svg, curve_table, knee
 
     stamp = time.strftime("%Y%m%d-%H%M%S")
-    run: dict = {"args": vars(args), "started": time.strftime("%Y-%m-%d %H:%M:%S"), "app": app_commit(),
-                 "points": []}
+    run: dict = {
+        "args": vars(args),
+        "started": time.strftime("%Y-%m-%d %H:%M:%S"),
+        "app": app_commit(),
+        "points": [],
+    }
     ok = True
     try:
         for players in args.curve_points:
             log(f"curve: {players} players on {players // 6} tables")
             out = Path(args.folder) / f"curve-{stamp}-{players}.json"
-            done = subprocess.run([sys.executable, __file__, *curve_point_argv(args, players), "--json", str(out)],
-                                  cwd=BASE_DIR)
+            done = subprocess.run(
+                [sys.executable, __file__, *curve_point_argv(args, players), "--json", str(out)], cwd=BASE_DIR
+            )
             ok = ok and done.returncode == 0
             run["points"].append(curve_point(players, json.loads(out.read_text()) if out.exists() else {}))
         run["knee"] = knee(run["points"])
@@ -662,13 +810,25 @@ def curve_main(args) -> int:
 def curve_point_argv(args, players: int) -> list[str]:
     """The load run of one point of the curve: the curve's own options, `players` six to a table, no bare."""
     argv = ["--players", str(players), "--tables", str(players // 6), "--no-bare", "--think", str(args.think)]
-    for name in ("seconds", "warmup", "daphnes", "workers", "seed", "bot_processes", "join_rate", "folder", "profile"):
+    for name in (
+        "seconds",
+        "warmup",
+        "daphnes",
+        "workers",
+        "seed",
+        "bot_processes",
+        "join_rate",
+        "folder",
+        "profile",
+    ):
         argv += [f"--{name.replace('_', '-')}", str(getattr(args, name))]
     return argv + (["--pg-fast"] if args.pg_fast else [])
 
 
 def app_commit() -> str | None:
-    done = subprocess.run(["git", "describe", "--always", "--dirty"], cwd=BASE_DIR, capture_output=True, text=True)
+    done = subprocess.run(
+        ["git", "describe", "--always", "--dirty"], cwd=BASE_DIR, capture_output=True, text=True
+    )
     return done.stdout.strip() or None
 
 
@@ -685,29 +845,50 @@ def curve_points(text: str) -> list[int]:
 def main(argv=None) -> int:
     from pokerroom.supervisor import web_processes_count
 
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--players", type=int, default=900)
     parser.add_argument("--tables", type=int, default=150)
     parser.add_argument("--seconds", type=float, default=60, help="the measured window of each phase")
     parser.add_argument("--warmup", type=float, default=10)
-    parser.add_argument("--think", type=float, default=None,
-                        help="seconds a bot thinks (0: saturated; the default, but 2 with --curve)")
+    parser.add_argument(
+        "--think",
+        type=float,
+        default=None,
+        help="seconds a bot thinks (0: saturated; the default, but 2 with --curve)",
+    )
     parser.add_argument("--no-bare", action="store_true")
-    parser.add_argument("--daphnes", type=int, default=web_processes_count(os.environ),
-                        help="web processes on the room's one port, as make run starts them "
-                             "(default: ROOM_WEB_PROCESSES, else one per core)")
+    parser.add_argument(
+        "--daphnes",
+        type=int,
+        default=web_processes_count(os.environ),
+        help="web processes on the room's one port, as make run starts them "
+        "(default: ROOM_WEB_PROCESSES, else one per core)",
+    )
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--pg-fast", action="store_true", help="embedded PostgreSQL without fsync")
-    parser.add_argument("--profile", type=int, default=0, help="py-spy on the first daphne for this many seconds")
+    parser.add_argument(
+        "--profile", type=int, default=0, help="py-spy on the first daphne for this many seconds"
+    )
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--bot-processes", type=int, default=1,
-                        help="split the bots (by table) over this many OS processes, each with its own loop")
+    parser.add_argument(
+        "--bot-processes",
+        type=int,
+        default=1,
+        help="split the bots (by table) over this many OS processes, each with its own loop",
+    )
     parser.add_argument("--join-rate", type=int, default=60, help="joins sent a second after all connected")
     parser.add_argument("--folder", default=str(BASE_DIR / "var" / "bench" / "load"))
-    parser.add_argument("--curve", action="store_true",
-                        help="the capacity curve: a run at each of --curve-points players, six to a table, no bare")
+    parser.add_argument(
+        "--curve",
+        action="store_true",
+        help="the capacity curve: a run at each of --curve-points players, six to a table, no bare",
+    )
     parser.add_argument("--curve-points", type=curve_points, default=curve_points("300,600,900,1200,1800"))
-    parser.add_argument("--svg", help="with --curve: draw the curve here too (docs/...), besides the JSON copy")
+    parser.add_argument(
+        "--svg", help="with --curve: draw the curve here too (docs/...), besides the JSON copy"
+    )
     parser.add_argument("--json", help="write the figures here (default: var/bench/load/load-<time>.json)")
     args = parser.parse_args(argv)
     if args.think is None:

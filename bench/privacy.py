@@ -31,10 +31,28 @@ async def play(room: Room, players, tables, args) -> tuple[list[Bot], int]:
     port = room.daphnes[0].port
     origin = f"http://127.0.0.1:{port}"
     rng = random.Random(args.seed)
-    bots = [Bot(url=f"ws://127.0.0.1:{port}/ws/tables/{p.table_id}/", origin=origin, stats=stats,
-                table_id=p.table_id, player=p, rng=random.Random(rng.random()), capture=True) for p in players]
-    bots += [Bot(url=f"ws://127.0.0.1:{port}/ws/tables/{t.id}/", origin=origin, stats=stats, table_id=t.id,
-                 capture=True) for t in tables]
+    bots = [
+        Bot(
+            url=f"ws://127.0.0.1:{port}/ws/tables/{p.table_id}/",
+            origin=origin,
+            stats=stats,
+            table_id=p.table_id,
+            player=p,
+            rng=random.Random(rng.random()),
+            capture=True,
+        )
+        for p in players
+    ]
+    bots += [
+        Bot(
+            url=f"ws://127.0.0.1:{port}/ws/tables/{t.id}/",
+            origin=origin,
+            stats=stats,
+            table_id=t.id,
+            capture=True,
+        )
+        for t in tables
+    ]
     stop = asyncio.Event()
     gate = asyncio.Semaphore(32)
     tasks = [asyncio.ensure_future(bot.run(stop, connect_gate=gate)) for bot in bots]
@@ -59,12 +77,16 @@ async def play(room: Room, players, tables, args) -> tuple[list[Bot], int]:
     await asyncio.sleep(1)
     stop.set()
     await asyncio.wait(tasks, timeout=30)
-    log(f"frames captured: {sum(len(b.frames) for b in bots)}; errors {dict(stats.errors)}; gaps {stats.gaps}")
+    log(
+        f"frames captured: {sum(len(b.frames) for b in bots)}; errors {dict(stats.errors)}; gaps {stats.gaps}"
+    )
     return bots, done
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--hands", type=int, default=1000)
     parser.add_argument("--tables", type=int, default=40)
     parser.add_argument("--per-table", type=int, default=3)
@@ -98,8 +120,12 @@ def main(argv=None) -> int:
         segments = 0
         for bot in bots:
             user_id = bot.player.user_id if bot.player else None
-            segments += check_frames(bot.frames, user_id, hands, f"{'user ' + str(user_id) if user_id else 'spectator'}"
-                                     f" at table {bot.table_id}")
+            segments += check_frames(
+                bot.frames,
+                user_id,
+                hands,
+                f"{'user ' + str(user_id) if user_id else 'spectator'} at table {bot.table_id}",
+            )
         log(f"frames: {segments} (client, hand) pairs checked, no foreign card")
         base = f"http://127.0.0.1:{room.daphnes[0].port}"
         sessions = {p.user_id: p.session for p in players}
@@ -121,10 +147,12 @@ def main(argv=None) -> int:
             api_checked = sum(pool.map(check, jobs))
         shown = sum(1 for h in complete if h.result.get("shown"))
         ok, text = ledger_check_run(room.env)
-        log(f"PASSED: {len(complete)} hands complete ({shown} with cards shown) in {played:.0f} s, "
+        log(
+            f"PASSED: {len(complete)} hands complete ({shown} with cards shown) in {played:.0f} s, "
             f"{sum(len(b.frames) for b in bots)} frames to {len(bots)} clients, {segments} (client, hand) pairs "
             f"and {api_checked} /api/hands/ answers checked: no card of another player that was not shown; "
-            f"ledger_check {'clean' if ok else text}")
+            f"ledger_check {'clean' if ok else text}"
+        )
         code = 0 if ok else 1
     finally:
         room.stop()

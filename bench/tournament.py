@@ -61,8 +61,9 @@ class Figures:
         self.current: dict[str, int] = {}  # player -> the table they sit at now
 
 
-async def bot(*, url: str, origin: str, player, first_table: int, figures: Figures, rng: random.Random,
-              deadline: float) -> None:
+async def bot(
+    *, url: str, origin: str, player, first_table: int, figures: Figures, rng: random.Random, deadline: float
+) -> None:
     import websockets
 
     table_id = first_table
@@ -70,12 +71,20 @@ async def bot(*, url: str, origin: str, player, first_table: int, figures: Figur
     await asyncio.sleep(rng.random() * 5)  # a field connecting over a few seconds, not in one instant
     while time.monotonic() < deadline:
         headers = {"Cookie": f"sessionid={player.session}"}
-        for attempt in range(20):  # a handshake refused under the first rush is tried again, as a browser would
+        for attempt in range(
+            20
+        ):  # a handshake refused under the first rush is tried again, as a browser would
             try:
-                ws = await websockets.connect(f"{url}/ws/tables/{table_id}/", origin=origin,
-                                              additional_headers=headers, max_size=2**22)
+                ws = await websockets.connect(
+                    f"{url}/ws/tables/{table_id}/", origin=origin, additional_headers=headers, max_size=2**22
+                )
                 break
-            except (TimeoutError, OSError, websockets.exceptions.InvalidMessage, websockets.exceptions.InvalidStatus):
+            except (
+                TimeoutError,
+                OSError,
+                websockets.exceptions.InvalidMessage,
+                websockets.exceptions.InvalidStatus,
+            ):
                 figures.errors["connect_retry"] += 1
                 await asyncio.sleep(0.5 + attempt * 0.5)
         else:
@@ -132,16 +141,26 @@ async def bot(*, url: str, origin: str, player, first_table: int, figures: Figur
                         figures.h4h_waits.append(max(0.0, now - figures.table_ended.pop(table_id) - 3.0))
                     figures.table_hand[table_id] = hand["id"]
                 figures.table_h4h[table_id] = bool(info.get("hand_for_hand"))
-                if pending is not None and (hand is None or hand["id"] != pending[0]
-                                            or hand["action_no"] > pending[1]):  # None: a show or muck done
+                if pending is not None and (
+                    hand is None or hand["id"] != pending[0] or hand["action_no"] > pending[1]
+                ):  # None: a show or muck done
                     figures.latencies.append(now - pending[2])
                     pending = None
                 if message.get("legal") and hand is not None:
-                    mine = next((s for s in message["seats"] if s.get("player") and
-                                 s["player"]["name"] == player.name), {})
+                    mine = next(
+                        (
+                            s
+                            for s in message["seats"]
+                            if s.get("player") and s["player"]["name"] == player.name
+                        ),
+                        {},
+                    )
                     choice = choose(message["legal"], rng, (mine.get("stack") or 0) + (mine.get("bet") or 0))
-                    await ws.send(json.dumps({"type": "act", "hand_id": hand["id"], "action_no": hand["action_no"],
-                                              **choice}))
+                    await ws.send(
+                        json.dumps(
+                            {"type": "act", "hand_id": hand["id"], "action_no": hand["action_no"], **choice}
+                        )
+                    )
                     pending = (hand["id"], hand["action_no"], time.monotonic())
             table_id = moved_to
             figures.current[player.name] = table_id
@@ -154,8 +173,11 @@ def table_now(user_id: int) -> int | None:
     from tournaments.models import Entry
 
     try:
-        return Entry.objects.filter(user_id=user_id, status=Entry.Status.PLAYING).values_list(
-            "table_id", flat=True).first()
+        return (
+            Entry.objects.filter(user_id=user_id, status=Entry.Status.PLAYING)
+            .values_list("table_id", flat=True)
+            .first()
+        )
     finally:
         connection.close()
 
@@ -179,18 +201,35 @@ def tournament_prepare(*, entrants: int, seats: int, level_seconds: int):
     from tournaments.rules.structures import Speed, default_schedule
 
     defaults_ensure()
-    structure = BlindStructure.objects.create(name=f"Bench {level_seconds}s {time.time_ns()}", speed=Speed.HYPER,
-                                              starting_stack=1_500)
+    structure = BlindStructure.objects.create(
+        name=f"Bench {level_seconds}s {time.time_ns()}", speed=Speed.HYPER, starting_stack=1_500
+    )
     BlindLevel.objects.bulk_create(
-        BlindLevel(structure=structure, number=n, small_blind=lv.small_blind, big_blind=lv.big_blind, ante=lv.ante,
-                   seconds=lv.seconds)
+        BlindLevel(
+            structure=structure,
+            number=n,
+            small_blind=lv.small_blind,
+            big_blind=lv.big_blind,
+            ante=lv.ante,
+            seconds=lv.seconds,
+        )
         for n, lv in enumerate(default_schedule(Speed.HYPER, level_seconds=level_seconds).levels, start=1)
     )
     tournament = Tournament.objects.create(
-        name=f"Bench {entrants}", kind="mtt", currency="play", buy_in=1_000, fee=100, starting_stack=1_500,
-        seats_per_table=seats, blind_structure=structure, payout_table=PayoutTable.objects.get(
-            name="Multi-table (15 % paid)"), min_entrants=2, max_entrants=entrants,
-        starts_at=timezone.now() + timezone.timedelta(hours=1), action_seconds=20, time_bank_seconds=30,
+        name=f"Bench {entrants}",
+        kind="mtt",
+        currency="play",
+        buy_in=1_000,
+        fee=100,
+        starting_stack=1_500,
+        seats_per_table=seats,
+        blind_structure=structure,
+        payout_table=PayoutTable.objects.get(name="Multi-table (15 % paid)"),
+        min_entrants=2,
+        max_entrants=entrants,
+        starts_at=timezone.now() + timezone.timedelta(hours=1),
+        action_seconds=20,
+        time_bank_seconds=30,
     )
     players = players_create(tables=[types.SimpleNamespace(id=0)] * entrants, per_table=1, prefix="tb")
     from django.contrib.auth import get_user_model
@@ -213,8 +252,9 @@ def run(args, results: dict) -> bool:
         from tables.models import Hand
         from tournaments.models import Entry, Tournament, TournamentTable
 
-        tournament, players = tournament_prepare(entrants=args.entrants, seats=args.seats,
-                                                 level_seconds=args.level_seconds)
+        tournament, players = tournament_prepare(
+            entrants=args.entrants, seats=args.seats, level_seconds=args.level_seconds
+        )
         log(f"{args.entrants} entrants registered")
         room.workers.append(room.start_worker(beat=True))
         web = room.start_daphne()
@@ -238,9 +278,20 @@ def run(args, results: dict) -> bool:
             finished = asyncio.Event()
             watcher = asyncio.create_task(watch_stalls(figures, finished))
             rng = random.Random(args.seed)
-            await asyncio.gather(*(bot(url=url, origin=origin, player=p, first_table=seat_of[p.user_id],
-                                       figures=figures, rng=random.Random(rng.random()), deadline=deadline)
-                                   for p in players))
+            await asyncio.gather(
+                *(
+                    bot(
+                        url=url,
+                        origin=origin,
+                        player=p,
+                        first_table=seat_of[p.user_id],
+                        figures=figures,
+                        rng=random.Random(rng.random()),
+                        deadline=deadline,
+                    )
+                    for p in players
+                )
+            )
             finished.set()
             await watcher
 
@@ -252,34 +303,57 @@ def run(args, results: dict) -> bool:
         from cashier.ledger import system_account_get
         from cashier.models import AccountKind
 
-        pool = system_account_get(kind=AccountKind.PRIZE_POOL, currency="play", ref=tournament.pool_ref).balance
+        pool = system_account_get(
+            kind=AccountKind.PRIZE_POOL, currency="play", ref=tournament.pool_ref
+        ).balance
         ledger_ok, ledger_text = ledger_check_run(room.env)
         broken = TournamentTable.objects.filter(tournament=tournament, broken=True).count()
-        results.update({
-            "entrants": args.entrants, "tables": tables, "level_seconds": args.level_seconds,
-            "status": tournament.status, "seconds_to_winner": round(seconds, 1), "start_seconds": round(start_seconds, 1),
-            "hands": hands, "hands_per_second": round(hands / seconds, 2), "levels_reached": tournament.level,
-            "action_p50_ms": round(1000 * percentile(figures.latencies, 50), 1),
-            "action_p99_ms": round(1000 * percentile(figures.latencies, 99), 1), "actions": len(figures.latencies),
-            "moves": figures.moves, "tables_broken": broken,
-            "hand_for_hand_waits": len(figures.h4h_waits),
-            "hand_for_hand_wait_p50_s": round(percentile(figures.h4h_waits, 50), 2) if figures.h4h_waits else None,
-            "hand_for_hand_wait_max_s": round(max(figures.h4h_waits), 2) if figures.h4h_waits else None,
-            "stalls": sorted(figures.stalls), "errors": dict(figures.errors),
-            "chips_conserved": bool(winner and winner.chips == args.entrants * tournament.starting_stack),
-            "pool_left": pool, "ledger_clean": ledger_ok,
-        })
+        results.update(
+            {
+                "entrants": args.entrants,
+                "tables": tables,
+                "level_seconds": args.level_seconds,
+                "status": tournament.status,
+                "seconds_to_winner": round(seconds, 1),
+                "start_seconds": round(start_seconds, 1),
+                "hands": hands,
+                "hands_per_second": round(hands / seconds, 2),
+                "levels_reached": tournament.level,
+                "action_p50_ms": round(1000 * percentile(figures.latencies, 50), 1),
+                "action_p99_ms": round(1000 * percentile(figures.latencies, 99), 1),
+                "actions": len(figures.latencies),
+                "moves": figures.moves,
+                "tables_broken": broken,
+                "hand_for_hand_waits": len(figures.h4h_waits),
+                "hand_for_hand_wait_p50_s": round(percentile(figures.h4h_waits, 50), 2)
+                if figures.h4h_waits
+                else None,
+                "hand_for_hand_wait_max_s": round(max(figures.h4h_waits), 2) if figures.h4h_waits else None,
+                "stalls": sorted(figures.stalls),
+                "errors": dict(figures.errors),
+                "chips_conserved": bool(winner and winner.chips == args.entrants * tournament.starting_stack),
+                "pool_left": pool,
+                "ledger_clean": ledger_ok,
+            }
+        )
         log(json.dumps(results, indent=1))
         if not ledger_ok:
             log(ledger_text)
-        return (tournament.status == Tournament.Status.FINISHED and not figures.stalls and ledger_ok and pool == 0
-                and results["chips_conserved"])
+        return (
+            tournament.status == Tournament.Status.FINISHED
+            and not figures.stalls
+            and ledger_ok
+            and pool == 0
+            and results["chips_conserved"]
+        )
     finally:
         room.stop()
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--entrants", type=int, default=900)
     parser.add_argument("--seats", type=int, default=6)
     parser.add_argument("--level-seconds", type=int, default=60)
@@ -287,14 +361,18 @@ def main(argv=None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--pg-fast", action="store_true", help="embedded PostgreSQL without fsync")
     parser.add_argument("--folder", default=str(BASE_DIR / "var" / "bench" / "tournament"))
-    parser.add_argument("--json", help="write the figures here (default: var/bench/tournament/tournament-<time>.json)")
+    parser.add_argument(
+        "--json", help="write the figures here (default: var/bench/tournament/tournament-<time>.json)"
+    )
     args = parser.parse_args(argv)
     results: dict = {"args": vars(args), "started": time.strftime("%Y-%m-%d %H:%M:%S")}
     ok = False
     try:
         ok = run(args, results)
     finally:
-        results_write(folder=args.folder, name="tournament", results=results, path=args.json and Path(args.json))
+        results_write(
+            folder=args.folder, name="tournament", results=results, path=args.json and Path(args.json)
+        )
     return 0 if ok else 1
 
 

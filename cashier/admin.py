@@ -70,19 +70,27 @@ class AccountAdmin(ReadOnlyAdmin):
 
     def get_urls(self):
         return [
-            path("ledger-check/", self.admin_site.admin_view(self.ledger_check_view), name="cashier_ledger_check"),
+            path(
+                "ledger-check/",
+                self.admin_site.admin_view(self.ledger_check_view),
+                name="cashier_ledger_check",
+            ),
             *super().get_urls(),
         ]
 
     def ledger_check_view(self, request):
         report = ledger_check()
-        return TemplateResponse(request, "cashier/admin_ledger_check.html", {
-            **self.admin_site.each_context(request),
-            "title": _("Ledger check"),
-            "report": report,
-            "lines": report_lines(report),
-            "opts": self.model._meta,
-        })
+        return TemplateResponse(
+            request,
+            "cashier/admin_ledger_check.html",
+            {
+                **self.admin_site.each_context(request),
+                "title": _("Ledger check"),
+                "report": report,
+                "lines": report_lines(report),
+                "opts": self.model._meta,
+            },
+        )
 
 
 @admin.register(Transfer)
@@ -113,8 +121,17 @@ class EntryAdmin(ReadOnlyAdmin):
 
 @admin.register(SeatSession)
 class SeatSessionAdmin(ReadOnlyAdmin):
-    list_display = ("id", "table", "seat_number", "user", "opened_at", "shown_moved_in", "closed_at",
-                    "shown_left_with", "cash_out_after_hand")
+    list_display = (
+        "id",
+        "table",
+        "seat_number",
+        "user",
+        "opened_at",
+        "shown_moved_in",
+        "closed_at",
+        "shown_left_with",
+        "cash_out_after_hand",
+    )
     list_filter = ("currency", "closed_at")
     search_fields = ("user__username", "user__email", "table__name")
     list_select_related = ("table", "user")
@@ -142,7 +159,9 @@ class DepositAdmin(ReadOnlyAdmin):
     def has_change_permission(self, request, obj=None):
         return obj is None and request.user.has_perm("cashier.change_deposit")  # lets the action run
 
-    @admin.action(description=gettext_lazy("Ask the payment provider again about the selected pending deposits"))
+    @admin.action(
+        description=gettext_lazy("Ask the payment provider again about the selected pending deposits")
+    )
     def retry_with_provider(self, request, queryset):
         done = 0
         for deposit in queryset.filter(status=Deposit.Status.PENDING):
@@ -151,8 +170,12 @@ class DepositAdmin(ReadOnlyAdmin):
 
 
 class RejectForm(forms.Form):
-    reason_code = forms.ChoiceField(label=gettext_lazy("Reason the player reads"), choices=RejectionReason.choices)
-    reason = forms.CharField(label=gettext_lazy("Note to the player (optional)"), max_length=200, required=False)
+    reason_code = forms.ChoiceField(
+        label=gettext_lazy("Reason the player reads"), choices=RejectionReason.choices
+    )
+    reason = forms.CharField(
+        label=gettext_lazy("Note to the player (optional)"), max_length=200, required=False
+    )
 
 
 @admin.register(Withdrawal)
@@ -160,14 +183,36 @@ class WithdrawalAdmin(ReadOnlyAdmin):
     """Withdrawals to review: each is decided from its own page, after a confirmation (approve, or reject with
     a reason the player reads); from WITHDRAWAL_SECOND_APPROVAL_FROM, two members of staff must approve."""
 
-    list_display = ("id", "user", "identity_verified", "shown_amount", "destination_label", "status_shown",
-                    "created_at", "decided_by", "decided_at")
+    list_display = (
+        "id",
+        "user",
+        "identity_verified",
+        "shown_amount",
+        "destination_label",
+        "status_shown",
+        "created_at",
+        "decided_by",
+        "decided_at",
+    )
     list_filter = ("status",)
     search_fields = ("user__username", "user__email", "idempotency_key")
     list_select_related = ("user", "decided_by", "first_approved_by")
-    fields = ("user", "identity_verified", "wallet_now", "shown_amount", "destination_label", "status_shown",
-              "reason_shown", "created_at", "first_approved_by", "first_approved_at", "decided_by", "decided_at",
-              "provider_ref", "attempts")
+    fields = (
+        "user",
+        "identity_verified",
+        "wallet_now",
+        "shown_amount",
+        "destination_label",
+        "status_shown",
+        "reason_shown",
+        "created_at",
+        "first_approved_by",
+        "first_approved_at",
+        "decided_by",
+        "decided_at",
+        "provider_ref",
+        "attempts",
+    )
     readonly_fields = fields
     change_form_template = "admin/cashier/withdrawal/change_form.html"
     actions = ["retry_payout"]
@@ -204,8 +249,10 @@ class WithdrawalAdmin(ReadOnlyAdmin):
         withdrawal = self.get_object(request, object_id)
         extra = {}
         if withdrawal is not None:
-            extra = {"may_decide": self.may_decide(request) and withdrawal.status == Withdrawal.Status.PENDING,
-                     "second_approval_needed": services.withdrawal_second_approval_needed(withdrawal)}
+            extra = {
+                "may_decide": self.may_decide(request) and withdrawal.status == Withdrawal.Status.PENDING,
+                "second_approval_needed": services.withdrawal_second_approval_needed(withdrawal),
+            }
         return super().change_view(request, object_id, form_url, {**extra, **(extra_context or {})})
 
     def get_urls(self):
@@ -235,34 +282,62 @@ class WithdrawalAdmin(ReadOnlyAdmin):
                 self.message_user(request, str(refused), level=messages.ERROR)
                 return redirect("admin:cashier_withdrawal_change", withdrawal.pk)
             if result.status == Withdrawal.Status.PENDING:
-                return self._decided(request, result, _("Your approval is recorded: a second member of staff must "
-                                                        "approve this withdrawal too."))
-            return self._decided(request, result, _("Withdrawal #%(id)s approved: %(status)s.") % {
-                "id": result.pk, "status": result.get_status_display().lower()})
-        return self._decision_page(request, withdrawal, _("Approve withdrawal #%(id)s") % {"id": withdrawal.pk})
+                return self._decided(
+                    request,
+                    result,
+                    _(
+                        "Your approval is recorded: a second member of staff must "
+                        "approve this withdrawal too."
+                    ),
+                )
+            return self._decided(
+                request,
+                result,
+                _("Withdrawal #%(id)s approved: %(status)s.")
+                % {"id": result.pk, "status": result.get_status_display().lower()},
+            )
+        return self._decision_page(
+            request, withdrawal, _("Approve withdrawal #%(id)s") % {"id": withdrawal.pk}
+        )
 
     def reject_view(self, request, pk):
         withdrawal = self._pending(request, pk)
         form = RejectForm(request.POST or None)
         if request.method == "POST" and request.POST.get("confirm") and form.is_valid():
             try:
-                services.withdrawal_reject(withdrawal=withdrawal, staff_user=request.user,
-                                           reason_code=form.cleaned_data["reason_code"],
-                                           reason=form.cleaned_data["reason"])
+                services.withdrawal_reject(
+                    withdrawal=withdrawal,
+                    staff_user=request.user,
+                    reason_code=form.cleaned_data["reason_code"],
+                    reason=form.cleaned_data["reason"],
+                )
             except CashierError as refused:
                 self.message_user(request, str(refused), level=messages.ERROR)
                 return redirect("admin:cashier_withdrawal_change", withdrawal.pk)
-            return self._decided(request, withdrawal, _("Withdrawal #%(id)s rejected; the money is back in the "
-                                                        "player's wallet.") % {"id": withdrawal.pk})
-        return self._decision_page(request, withdrawal, _("Reject withdrawal #%(id)s") % {"id": withdrawal.pk},
-                                   form=form)
+            return self._decided(
+                request,
+                withdrawal,
+                _("Withdrawal #%(id)s rejected; the money is back in the player's wallet.")
+                % {"id": withdrawal.pk},
+            )
+        return self._decision_page(
+            request, withdrawal, _("Reject withdrawal #%(id)s") % {"id": withdrawal.pk}, form=form
+        )
 
     def _decision_page(self, request, withdrawal, title, form=None):
-        return TemplateResponse(request, "admin/cashier/withdrawal/decide.html", {
-            **self.admin_site.each_context(request), "opts": self.model._meta, "original": withdrawal,
-            "title": title, "form": form, "amount": format_amount(withdrawal.amount, withdrawal.currency),
-            "second_approval_needed": services.withdrawal_second_approval_needed(withdrawal),
-        })
+        return TemplateResponse(
+            request,
+            "admin/cashier/withdrawal/decide.html",
+            {
+                **self.admin_site.each_context(request),
+                "opts": self.model._meta,
+                "original": withdrawal,
+                "title": title,
+                "form": form,
+                "amount": format_amount(withdrawal.amount, withdrawal.currency),
+                "second_approval_needed": services.withdrawal_second_approval_needed(withdrawal),
+            },
+        )
 
     @admin.action(description=gettext_lazy("Ask the payment provider again about approved withdrawals"))
     def retry_payout(self, request, queryset):
@@ -318,7 +393,9 @@ class SelfExclusionAddForm(forms.ModelForm):
         if self.is_bound and name in self.data:
             try:
                 SelfExclusion._meta.get_field("user").target_field.to_python(self.data[name])
-            except ValidationError:  # not an id: "required", not the autocomplete widget's 500 re-rendering it
+            except (
+                ValidationError
+            ):  # not an id: "required", not the autocomplete widget's 500 re-rendering it
                 self.data = self.data.copy()
                 self.data[name] = ""
 
@@ -327,11 +404,15 @@ class SelfExclusionAddForm(forms.ModelForm):
         user, period = data.get("user"), data.get("period")
         current = user and self_exclusion_active(user=user)
         if current and period:
-            ends = None if period == SelfExclusion.Period.PERMANENT else timezone.now() + timedelta(
-                days=EXCLUSION_DAYS[period])
+            ends = (
+                None
+                if period == SelfExclusion.Period.PERMANENT
+                else timezone.now() + timedelta(days=EXCLUSION_DAYS[period])
+            )
             if current.ends_at is None or (ends is not None and ends <= current.ends_at):
-                raise forms.ValidationError(_("This player is already excluded for longer; a new self-exclusion "
-                                              "must end later."))
+                raise forms.ValidationError(
+                    _("This player is already excluded for longer; a new self-exclusion must end later.")
+                )
         return data
 
 
@@ -346,7 +427,9 @@ class SelfExclusionAdmin(admin.ModelAdmin):
     actions = ["lift"]
 
     def get_readonly_fields(self, request, obj=None):
-        return ("user", "period", "starts_at", "ends_at", "lifted_at", "lifted_by", "created_by") if obj else ()
+        return (
+            ("user", "period", "starts_at", "ends_at", "lifted_at", "lifted_by", "created_by") if obj else ()
+        )
 
     def get_fields(self, request, obj=None):
         return self.get_readonly_fields(request, obj) if obj else self.fields
@@ -361,7 +444,9 @@ class SelfExclusionAdmin(admin.ModelAdmin):
         obj.pk = created.pk
         obj.__dict__.update(created.__dict__)
 
-    @admin.action(description=gettext_lazy("Lift the selected self-exclusions (for good only, after 6 months)"))
+    @admin.action(
+        description=gettext_lazy("Lift the selected self-exclusions (for good only, after 6 months)")
+    )
     def lift(self, request, queryset):
         for exclusion in queryset:
             try:

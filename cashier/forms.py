@@ -89,8 +89,12 @@ class WithdrawalForm(IdempotentForm):
 class DepositLimitForm(forms.Form):
     period = forms.ChoiceField(label=_("Period"), choices=DepositLimit.Period.choices)
     amount = forms.CharField(
-        label=_("Limit (EUR)"), required=False, max_length=40,
-        help_text=_("Leave empty for no limit. A lower limit applies at once; a higher one after a waiting period."),
+        label=_("Limit (EUR)"),
+        required=False,
+        max_length=40,
+        help_text=_(
+            "Leave empty for no limit. A lower limit applies at once; a higher one after a waiting period."
+        ),
     )
 
     def clean_amount(self):
@@ -106,10 +110,13 @@ class DepositLimitForm(forms.Form):
 
 
 class SelfExclusionForm(forms.Form):
-    period = forms.ChoiceField(label=_("Exclude me for"), choices=SelfExclusion.Period.choices,
-                               widget=forms.RadioSelect)
+    period = forms.ChoiceField(
+        label=_("Exclude me for"), choices=SelfExclusion.Period.choices, widget=forms.RadioSelect
+    )
     confirm = forms.BooleanField(
-        label=_("I understand that this cannot be undone early: I will be cashed out of every table and cannot "
-                "deposit or play until it ends."),
+        label=_(
+            "I understand that this cannot be undone early: I will be cashed out of every table and cannot "
+            "deposit or play until it ends."
+        ),
         required=True,
     )

@@ -110,25 +110,52 @@ def transfer_post(
 
     for account, amount in legs_net:
         if account.kind not in OUTSIDE_KINDS and account.balance + amount < 0:
-            existing = Transfer.objects.filter(idempotency_key=idempotency_key).first() if idempotency_key else None
+            existing = (
+                Transfer.objects.filter(idempotency_key=idempotency_key).first() if idempotency_key else None
+            )
             if existing is not None:  # a replay of a request whose money has moved on since
                 return transfer_replayed(existing, request_hash)
-            raise InsufficientFunds(_("Not enough money: the %(account)s holds %(balance)s.") % {
-                "account": account.get_kind_display().lower(),
-                "balance": format_amount(account.balance, currency),
-            })
+            raise InsufficientFunds(
+                _("Not enough money: the %(account)s holds %(balance)s.")
+                % {
+                    "account": account.get_kind_display().lower(),
+                    "balance": format_amount(account.balance, currency),
+                }
+            )
 
-    transfer = Transfer(kind=kind, currency=currency, idempotency_key=idempotency_key, request_hash=request_hash,
-                        user=user, table=table, hand_ref=hand_ref, memo=memo[:200], pot=pot, pot_people=pot_people)
+    transfer = Transfer(
+        kind=kind,
+        currency=currency,
+        idempotency_key=idempotency_key,
+        request_hash=request_hash,
+        user=user,
+        table=table,
+        hand_ref=hand_ref,
+        memo=memo[:200],
+        pot=pot,
+        pot_people=pot_people,
+    )
     legs_net.sort(key=lambda leg: leg[0].pk)
     try:
         with connection.cursor() as cursor:
-            cursor.execute(_POST_SQL, [
-                transfer.kind, transfer.currency, transfer.idempotency_key, transfer.request_hash,
-                transfer.created_at, transfer.user_id, transfer.table_id, transfer.hand_ref, transfer.memo,
-                transfer.pot, transfer.pot_people,
-                [account.pk for account, _amount in legs_net], [amount for _account, amount in legs_net],
-            ])
+            cursor.execute(
+                _POST_SQL,
+                [
+                    transfer.kind,
+                    transfer.currency,
+                    transfer.idempotency_key,
+                    transfer.request_hash,
+                    transfer.created_at,
+                    transfer.user_id,
+                    transfer.table_id,
+                    transfer.hand_ref,
+                    transfer.memo,
+                    transfer.pot,
+                    transfer.pot_people,
+                    [account.pk for account, _amount in legs_net],
+                    [amount for _account, amount in legs_net],
+                ],
+            )
             rows = cursor.fetchall()
     except IntegrityError as error:  # the balance constraint: the checks above make it a backstop only
         if "account_balance_not_negative" in str(error):
@@ -180,4 +207,3 @@ def transfer_replayed(existing: Transfer, request_hash: str) -> Transfer:
         )
     existing.replayed = True
     return existing
-

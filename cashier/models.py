@@ -57,11 +57,20 @@ class Account(models.Model):
     kind = models.CharField(_("kind"), max_length=16, choices=AccountKind.choices)
     currency = models.CharField(_("currency"), max_length=4, choices=Currency.choices)
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="ledger_accounts",
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="ledger_accounts",
         verbose_name=_("owner"),
     )
     table = models.ForeignKey(
-        "tables.Table", on_delete=models.PROTECT, null=True, blank=True, related_name="+", verbose_name=_("table")
+        "tables.Table",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("table"),
     )
     ref = models.CharField(_("reference"), max_length=64, blank=True, default="")
     balance = models.BigIntegerField(_("balance"), default=0)
@@ -77,10 +86,26 @@ class Account(models.Model):
             ),
             models.CheckConstraint(
                 condition=(
-                    Q(kind__in=(AccountKind.PLAYER_PLAY, AccountKind.BOT_PLAY, AccountKind.PLAY_ISSUER), currency="play")
-                    | Q(kind__in=(AccountKind.PLAYER_EUR, AccountKind.PROVIDER_CLEARING, AccountKind.WITHDRAWAL_HOLD),
-                        currency="eur")
-                    | Q(kind__in=(AccountKind.SEAT, AccountKind.PRIZE_POOL, AccountKind.RAKE, AccountKind.FEES))
+                    Q(
+                        kind__in=(AccountKind.PLAYER_PLAY, AccountKind.BOT_PLAY, AccountKind.PLAY_ISSUER),
+                        currency="play",
+                    )
+                    | Q(
+                        kind__in=(
+                            AccountKind.PLAYER_EUR,
+                            AccountKind.PROVIDER_CLEARING,
+                            AccountKind.WITHDRAWAL_HOLD,
+                        ),
+                        currency="eur",
+                    )
+                    | Q(
+                        kind__in=(
+                            AccountKind.SEAT,
+                            AccountKind.PRIZE_POOL,
+                            AccountKind.RAKE,
+                            AccountKind.FEES,
+                        )
+                    )
                 ),
                 name="account_kind_currency",
             ),
@@ -89,10 +114,14 @@ class Account(models.Model):
                 name="account_owned_wallets",
             ),
             models.UniqueConstraint(
-                fields=("user", "kind", "currency"), condition=Q(kind__in=WALLET_KINDS), name="account_one_wallet"
+                fields=("user", "kind", "currency"),
+                condition=Q(kind__in=WALLET_KINDS),
+                name="account_one_wallet",
             ),
             models.UniqueConstraint(
-                fields=("kind", "currency", "ref"), condition=Q(kind__in=SYSTEM_KINDS), name="account_one_system"
+                fields=("kind", "currency", "ref"),
+                condition=Q(kind__in=SYSTEM_KINDS),
+                name="account_one_system",
             ),
         ]
 
@@ -126,25 +155,41 @@ class Transfer(models.Model):
 
     kind = models.CharField(_("kind"), max_length=20, choices=TransferKind.choices)
     currency = models.CharField(_("currency"), max_length=4, choices=Currency.choices)
-    idempotency_key = models.CharField(_("idempotency key"), max_length=200, unique=True, null=True, blank=True)
+    idempotency_key = models.CharField(
+        _("idempotency key"), max_length=200, unique=True, null=True, blank=True
+    )
     request_hash = models.CharField(_("request fingerprint"), max_length=64, blank=True, default="")
     created_at = models.DateTimeField(_("created at"), default=timezone.now, db_index=True)
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+",
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
         verbose_name=_("player"),
     )
-    table = models.ForeignKey("tables.Table", on_delete=models.PROTECT, null=True, blank=True, related_name="+",
-                              verbose_name=_("table"))
+    table = models.ForeignKey(
+        "tables.Table",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("table"),
+    )
     hand_ref = models.CharField(_("hand"), max_length=100, blank=True, default="")
     memo = models.CharField(_("memo"), max_length=200, blank=True, default="")
     # A hand's settlement also records what its players put into the pots (uncalled bets excluded), and the
     # part of it that people put in (not house bots): the payout statistics are computed from these.
     pot = models.BigIntegerField(
-        _("put into the pots"), null=True, blank=True,
+        _("put into the pots"),
+        null=True,
+        blank=True,
         help_text=_("A hand: what its players put into the pots, uncalled bets excluded."),
     )
     pot_people = models.BigIntegerField(
-        _("put into the pots by people"), null=True, blank=True,
+        _("put into the pots by people"),
+        null=True,
+        blank=True,
         help_text=_("A hand: the part of the pots that people, not house bots, put in."),
     )
 
@@ -155,8 +200,13 @@ class Transfer(models.Model):
         constraints = [
             models.CheckConstraint(
                 condition=Q(pot__isnull=True, pot_people__isnull=True)
-                | Q(kind="hand", pot__isnull=False, pot_people__isnull=False, pot_people__gte=0,
-                    pot__gte=F("pot_people")),
+                | Q(
+                    kind="hand",
+                    pot__isnull=False,
+                    pot_people__isnull=False,
+                    pot_people__gte=0,
+                    pot__gte=F("pot_people"),
+                ),
                 name="transfer_hand_pot",
             ),
         ]
@@ -169,10 +219,12 @@ class Entry(models.Model):
     """One leg of a transfer: `amount` (signed) added to `account`; `balance_after` is the account's balance
     right after it, for statements."""
 
-    transfer = models.ForeignKey(Transfer, on_delete=models.PROTECT, related_name="entries",
-                                 verbose_name=_("transfer"))
-    account = models.ForeignKey(Account, on_delete=models.PROTECT, related_name="entries",
-                                verbose_name=_("account"))
+    transfer = models.ForeignKey(
+        Transfer, on_delete=models.PROTECT, related_name="entries", verbose_name=_("transfer")
+    )
+    account = models.ForeignKey(
+        Account, on_delete=models.PROTECT, related_name="entries", verbose_name=_("account")
+    )
     amount = models.BigIntegerField(_("amount"))
     balance_after = models.BigIntegerField(_("balance after"))
 
@@ -196,21 +248,30 @@ class SeatSession(models.Model):
     `moved_in` is what came from the wallet (buy-in plus top-ups); losses never reduce it: SPEC 1.2's EUR cap
     applies to it. `left_with` and `closed_at` remember the stack the player left with, for the 30-minute rule."""
 
-    table = models.ForeignKey("tables.Table", on_delete=models.PROTECT, related_name="seat_sessions",
-                              verbose_name=_("table"))
+    table = models.ForeignKey(
+        "tables.Table", on_delete=models.PROTECT, related_name="seat_sessions", verbose_name=_("table")
+    )
     seat_number = models.PositiveSmallIntegerField(_("seat"))
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="seat_sessions",
-                             verbose_name=_("player"))
-    account = models.OneToOneField(Account, on_delete=models.PROTECT, related_name="seat_session",
-                                   verbose_name=_("account"))
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="seat_sessions",
+        verbose_name=_("player"),
+    )
+    account = models.OneToOneField(
+        Account, on_delete=models.PROTECT, related_name="seat_session", verbose_name=_("account")
+    )
     currency = models.CharField(_("currency"), max_length=4, choices=Currency.choices)
     opened_at = models.DateTimeField(_("opened at"), default=timezone.now)
     moved_in = models.BigIntegerField(_("moved in from the wallet"), default=0)
     closed_at = models.DateTimeField(_("closed at"), null=True, blank=True)
     left_with = models.BigIntegerField(_("left with"), null=True, blank=True)
     cash_out_after_hand = models.BooleanField(
-        _("cash out after the hand"), default=False,
-        help_text=_("Set when the player self-excluded during a hand: the table cashes the seat out when it ends."),
+        _("cash out after the hand"),
+        default=False,
+        help_text=_(
+            "Set when the player self-excluded during a hand: the table cashes the seat out when it ends."
+        ),
     )
 
     class Meta:
@@ -218,10 +279,16 @@ class SeatSession(models.Model):
         verbose_name_plural = _("seat sessions")
         ordering = ("-id",)
         constraints = [
-            models.UniqueConstraint(fields=("table", "seat_number"), condition=Q(closed_at__isnull=True),
-                                    name="seat_session_one_per_seat"),
-            models.UniqueConstraint(fields=("table", "user"), condition=Q(closed_at__isnull=True),
-                                    name="seat_session_one_per_player"),
+            models.UniqueConstraint(
+                fields=("table", "seat_number"),
+                condition=Q(closed_at__isnull=True),
+                name="seat_session_one_per_seat",
+            ),
+            models.UniqueConstraint(
+                fields=("table", "user"),
+                condition=Q(closed_at__isnull=True),
+                name="seat_session_one_per_player",
+            ),
             models.CheckConstraint(condition=Q(moved_in__gte=0), name="seat_session_moved_in"),
         ]
 
@@ -239,8 +306,9 @@ class Deposit(models.Model):
         SUCCEEDED = "succeeded", _("Credited")
         DECLINED = "declined", _("Declined")
 
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="deposits",
-                             verbose_name=_("player"))
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="deposits", verbose_name=_("player")
+    )
     amount = models.BigIntegerField(_("amount"))
     currency = models.CharField(_("currency"), max_length=4, choices=Currency.choices, default=Currency.EUR)
     idempotency_key = models.CharField(_("idempotency key"), max_length=200, unique=True)
@@ -252,7 +320,9 @@ class Deposit(models.Model):
     provider_ref = models.CharField(_("provider reference"), max_length=64, blank=True, default="")
     message = models.CharField(_("message"), max_length=200, blank=True, default="")
     attempts = models.PositiveIntegerField(_("attempts"), default=0)
-    transfer = models.OneToOneField(Transfer, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
+    transfer = models.OneToOneField(
+        Transfer, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
     created_at = models.DateTimeField(_("created at"), default=timezone.now, db_index=True)
     updated_at = models.DateTimeField(_("updated at"), auto_now=True)
 
@@ -270,8 +340,14 @@ class RejectionReason(models.TextChoices):
     """Why staff rejected a withdrawal, as the player reads it (in their language; staff may add a note)."""
 
     IDENTITY = "identity", _("We could not verify your identity with the documents we have.")
-    DESTINATION = "destination", _("This card cannot receive the payout: it must be in your name and accept payouts.")
-    ACCOUNT_REVIEW = "account_review", _("Your account needs a review first; our support team will contact you.")
+    DESTINATION = (
+        "destination",
+        _("This card cannot receive the payout: it must be in your name and accept payouts."),
+    )
+    ACCOUNT_REVIEW = (
+        "account_review",
+        _("Your account needs a review first; our support team will contact you."),
+    )
     DUPLICATE = "duplicate", _("This request repeated another withdrawal.")
     PLAYER_REQUEST = "player_request", _("Cancelled as you asked.")
     OTHER = "other", _("Rejected by our staff.")
@@ -285,8 +361,12 @@ class Withdrawal(models.Model):
         REJECTED = "rejected", _("Rejected, money returned")
         FAILED = "failed", _("Payment failed, money returned")
 
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="withdrawals",
-                             verbose_name=_("player"))
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="withdrawals",
+        verbose_name=_("player"),
+    )
     amount = models.BigIntegerField(_("amount"))
     currency = models.CharField(_("currency"), max_length=4, choices=Currency.choices, default=Currency.EUR)
     idempotency_key = models.CharField(_("idempotency key"), max_length=200, unique=True)
@@ -296,19 +376,33 @@ class Withdrawal(models.Model):
     destination_label = models.CharField(_("destination"), max_length=32)
     status = models.CharField(_("status"), max_length=16, choices=Status.choices, default=Status.PENDING)
     reason = models.CharField(_("reason"), max_length=200, blank=True, default="")
-    reason_code = models.CharField(_("reason for the rejection"), max_length=20, choices=RejectionReason.choices,
-                                   blank=True, default="")
+    reason_code = models.CharField(
+        _("reason for the rejection"), max_length=20, choices=RejectionReason.choices, blank=True, default=""
+    )
     provider_ref = models.CharField(_("provider reference"), max_length=64, blank=True, default="")
     attempts = models.PositiveIntegerField(_("attempts"), default=0)
     hold_transfer = models.OneToOneField(Transfer, on_delete=models.PROTECT, related_name="+")
-    final_transfer = models.OneToOneField(Transfer, on_delete=models.PROTECT, null=True, blank=True,
-                                          related_name="+")
-    decided_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True,
-                                   related_name="+", verbose_name=_("decided by"))
+    final_transfer = models.OneToOneField(
+        Transfer, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("decided by"),
+    )
     decided_at = models.DateTimeField(_("decided at"), null=True, blank=True)
     # A large withdrawal (WITHDRAWAL_SECOND_APPROVAL_FROM) needs two approvers: the first is kept here.
-    first_approved_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True,
-                                          related_name="+", verbose_name=_("first approved by"))
+    first_approved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("first approved by"),
+    )
     first_approved_at = models.DateTimeField(_("first approved at"), null=True, blank=True)
     created_at = models.DateTimeField(_("requested at"), default=timezone.now, db_index=True)
 

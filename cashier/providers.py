@@ -103,11 +103,22 @@ class SandboxProvider:
             if first_call:
                 status = "declined" if last4 == self.CARD_DECLINED[-4:] else "succeeded"
                 row = SandboxOperation.objects.create(
-                    idempotency_key=key, operation=operation, amount=amount, currency=currency, token=token,
-                    status=status, reference=f"sbx-{hashlib.sha256(key.encode()).hexdigest()[:16]}", calls=1,
+                    idempotency_key=key,
+                    operation=operation,
+                    amount=amount,
+                    currency=currency,
+                    token=token,
+                    status=status,
+                    reference=f"sbx-{hashlib.sha256(key.encode()).hexdigest()[:16]}",
+                    calls=1,
                 )
             else:
-                if (row.operation, row.amount, row.currency, row.token) != (operation, amount, currency, token):
+                if (row.operation, row.amount, row.currency, row.token) != (
+                    operation,
+                    amount,
+                    currency,
+                    token,
+                ):
                     raise ProviderConflict(key)
                 row.calls += 1
                 row.save(update_fields=["calls"])

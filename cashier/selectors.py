@@ -61,7 +61,9 @@ def wallet_entries(*, user, now: datetime | None = None):
     """The entries on the user's wallets over the last 3 months, newest first (a queryset, for paginating)."""
     since = (now or timezone.now()) - timedelta(days=STATEMENT_DAYS)
     return (
-        Entry.objects.filter(account__user=user, account__kind__in=WALLET_KINDS, transfer__created_at__gte=since)
+        Entry.objects.filter(
+            account__user=user, account__kind__in=WALLET_KINDS, transfer__created_at__gte=since
+        )
         .select_related("transfer", "transfer__table", "account")
         .order_by("-id")
     )
@@ -72,7 +74,11 @@ def seat_sessions_open(*, user):
 
 
 def seat_session_open(*, user, table) -> SeatSession | None:
-    return SeatSession.objects.filter(user=user, table=table, closed_at__isnull=True).select_related("account").first()
+    return (
+        SeatSession.objects.filter(user=user, table=table, closed_at__isnull=True)
+        .select_related("account")
+        .first()
+    )
 
 
 # --- responsible gaming ---------------------------------------------------------------------------------------
@@ -132,12 +138,18 @@ def deposit_limits_for(*, user, now: datetime | None = None) -> list[LimitView]:
         amount = deposit_limit_effective(limit, now) if limit else None
         used = deposits_sum_since(user=user, since=now - LIMIT_WINDOWS[period])
         pending = limit is not None and limit.pending_from is not None and now < limit.pending_from
-        views.append(LimitView(
-            period=period, label=str(label), amount=amount, used=used,
-            remaining=None if amount is None else max(0, amount - used),
-            pending_amount=limit.pending_amount if pending else None,
-            pending_from=limit.pending_from if pending else None, has_pending=pending,
-        ))
+        views.append(
+            LimitView(
+                period=period,
+                label=str(label),
+                amount=amount,
+                used=used,
+                remaining=None if amount is None else max(0, amount - used),
+                pending_amount=limit.pending_amount if pending else None,
+                pending_from=limit.pending_from if pending else None,
+                has_pending=pending,
+            )
+        )
     return views
 
 
@@ -164,8 +176,14 @@ def seat_money_offer(*, user, table, now: datetime | None = None) -> dict:
     player the stack and the most a top-up may add (table maximum, EUR session cap and wallet)."""
     low, high = seat_buy_in_bounds(user=user, table=table, now=now)
     wallet = wallet_balances(user=user)[table.currency]
-    offer = {"min": low, "max": high, "table_min": table.min_buy_in, "wallet": wallet, "stack": None,
-             "top_up_max": None}
+    offer = {
+        "min": low,
+        "max": high,
+        "table_min": table.min_buy_in,
+        "wallet": wallet,
+        "stack": None,
+        "top_up_max": None,
+    }
     session = seat_session_open(user=user, table=table)
     if session is not None:
         stack = session.account.balance
@@ -181,8 +199,9 @@ def seat_session_recently_left(*, user, table, now: datetime | None = None) -> S
     in play chips before staff switched the empty table to euros is owed nothing)."""
     now = now or timezone.now()
     return (
-        SeatSession.objects.filter(user=user, table=table, currency=table.currency,
-                                   closed_at__gte=now - RETURN_WINDOW)
+        SeatSession.objects.filter(
+            user=user, table=table, currency=table.currency, closed_at__gte=now - RETURN_WINDOW
+        )
         .order_by("-closed_at")
         .first()
     )
@@ -191,9 +210,9 @@ def seat_session_recently_left(*, user, table, now: datetime | None = None) -> S
 def seats_to_cash_out_after_hand(*, table):
     """The open seat sessions at `table` whose players must leave when the hand ends (self-excluded)."""
     now = timezone.now()
-    excluded = SelfExclusion.objects.filter(user=OuterRef("user"), lifted_at__isnull=True, starts_at__lte=now).filter(
-        Q(ends_at__isnull=True) | Q(ends_at__gt=now)
-    )
+    excluded = SelfExclusion.objects.filter(
+        user=OuterRef("user"), lifted_at__isnull=True, starts_at__lte=now
+    ).filter(Q(ends_at__isnull=True) | Q(ends_at__gt=now))
     return (
         SeatSession.objects.filter(table=table, closed_at__isnull=True)
         .filter(Q(cash_out_after_hand=True) | Exists(excluded))
@@ -240,7 +259,9 @@ def ledger_check() -> LedgerReport:
             "JOIN cashier_transfer t ON t.id = e.transfer_id WHERE a.currency <> t.currency LIMIT 100"
         )
         for transfer_id, account_id in cursor.fetchall():
-            report.violations.append(f"transfer {transfer_id} has an entry on account {account_id} in another currency")
+            report.violations.append(
+                f"transfer {transfer_id} has an entry on account {account_id} in another currency"
+            )
         cursor.execute(
             "SELECT a.id, a.kind, a.currency, a.balance, COALESCE(s.total, 0) FROM cashier_account a "
             "LEFT JOIN (SELECT account_id, SUM(amount) AS total FROM cashier_entry GROUP BY account_id) s "

@@ -128,9 +128,12 @@ def play_chips_welcome(*, user) -> Transfer | None:
         issuer = system_account_get(kind=AccountKind.PLAY_ISSUER, currency="play")
         locked = accounts_lock(accounts=[wallet, issuer])
         return transfer_post(
-            kind=TransferKind.WELCOME, currency="play",
+            kind=TransferKind.WELCOME,
+            currency="play",
             legs=[(locked[issuer.pk], -amount), (locked[wallet.pk], amount)],
-            idempotency_key=f"welcome:{user.pk}", request_hash=request_fingerprint(welcome=user.pk), user=user,
+            idempotency_key=f"welcome:{user.pk}",
+            request_hash=request_fingerprint(welcome=user.pk),
+            user=user,
         )
 
 
@@ -149,14 +152,20 @@ def play_chips_refill(*, user, now: datetime | None = None) -> Transfer:
         locked = accounts_lock(accounts=[wallet, issuer])
         wallet = locked[wallet.pk]
         if wallet.balance >= below:
-            raise RefillRefused(_("You can refill your play chips when you have less than %(amount)s.") % {
-                "amount": format_amount(below, "play")})
+            raise RefillRefused(
+                _("You can refill your play chips when you have less than %(amount)s.")
+                % {"amount": format_amount(below, "play")}
+            )
         if Transfer.objects.filter(idempotency_key=key).exists():
             raise RefillRefused(_("You have already refilled your play chips today. Come back tomorrow."))
         amount = target - wallet.balance
         return transfer_post(
-            kind=TransferKind.REFILL, currency="play", legs=[(locked[issuer.pk], -amount), (wallet, amount)],
-            idempotency_key=key, request_hash=request_fingerprint(refill=user.pk, amount=amount), user=user,
+            kind=TransferKind.REFILL,
+            currency="play",
+            legs=[(locked[issuer.pk], -amount), (wallet, amount)],
+            idempotency_key=key,
+            request_hash=request_fingerprint(refill=user.pk, amount=amount),
+            user=user,
         )
 
 
@@ -171,8 +180,12 @@ def bot_wallet_fund(*, bot, amount: int) -> Transfer:
         wallet = wallet_get(user=bot, currency="play")
         issuer = system_account_get(kind=AccountKind.PLAY_ISSUER, currency="play")
         locked = accounts_lock(accounts=[wallet, issuer])
-        return transfer_post(kind=TransferKind.BOT_FUNDING, currency="play",
-                             legs=[(locked[issuer.pk], -amount), (locked[wallet.pk], amount)], user=bot)
+        return transfer_post(
+            kind=TransferKind.BOT_FUNDING,
+            currency="play",
+            legs=[(locked[issuer.pk], -amount), (locked[wallet.pk], amount)],
+            user=bot,
+        )
 
 
 # --- responsible gaming ----------------------------------------------------------------------------------------
@@ -214,21 +227,31 @@ def player_self_exclude(*, user, period: str, recorded_by=None, now: datetime | 
     now = _now(now)
     if period not in SelfExclusion.Period.values:
         raise CashierError(_("Unknown self-exclusion period."))
-    ends_at = None if period == SelfExclusion.Period.PERMANENT else now + timedelta(days=EXCLUSION_DAYS[period])
+    ends_at = (
+        None if period == SelfExclusion.Period.PERMANENT else now + timedelta(days=EXCLUSION_DAYS[period])
+    )
     with transaction.atomic():
         wallets = [wallet_get(user=user, currency="play")]
         if not user.is_bot:
             wallets.append(wallet_get(user=user, currency="eur"))
         accounts_lock(accounts=wallets)  # waits for a buy-in or deposit of this player in flight
         current = self_exclusion_active(user=user, now=now)
-        if current is not None and (current.ends_at is None or (ends_at is not None and ends_at <= current.ends_at)):
-            raise ExclusionLocked(_excluded_message(current) + " " + _("A new self-exclusion must end later."))
+        if current is not None and (
+            current.ends_at is None or (ends_at is not None and ends_at <= current.ends_at)
+        ):
+            raise ExclusionLocked(
+                _excluded_message(current) + " " + _("A new self-exclusion must end later.")
+            )
         exclusion = SelfExclusion.objects.create(
             user=user, period=period, starts_at=now, ends_at=ends_at, created_by=recorded_by or user
         )
         if recorded_by is not None and recorded_by.pk != user.pk:
-            staff_action_record(actor=recorded_by, action="self_exclusion.record", target=exclusion,
-                                after={"period": period, "ends_at": ends_at})
+            staff_action_record(
+                actor=recorded_by,
+                action="self_exclusion.record",
+                target=exclusion,
+                after={"period": period, "ends_at": ends_at},
+            )
     player_seats_cash_out(user=user)
     return exclusion
 
@@ -268,8 +291,14 @@ def player_deactivate(*, user, staff_user, note: str = "") -> int:
         currencies = ("play",) if user.is_bot else ("play", "eur")
         accounts_lock(accounts=[wallet_get(user=user, currency=currency) for currency in currencies])
         if User.objects.filter(pk=user.pk, is_active=True).update(is_active=False):
-            staff_action_record(actor=staff_user, action="player.deactivate", target=user,
-                                before={"is_active": True}, after={"is_active": False}, note=note)
+            staff_action_record(
+                actor=staff_user,
+                action="player.deactivate",
+                target=user,
+                before={"is_active": True},
+                after={"is_active": False},
+                note=note,
+            )
     user.is_active = False
     return len(player_seats_cash_out(user=user))
 
@@ -286,15 +315,24 @@ def self_exclusion_lift(*, exclusion: SelfExclusion, lifted_by, now: datetime | 
             raise WrongState(_("This self-exclusion was already lifted."))
         liftable_from = self_exclusion_liftable_from(exclusion)
         if liftable_from is None:
-            raise ExclusionLocked(_("A self-exclusion for a fixed period cannot be lifted early; it ends on %(date)s.")
-                                  % {"date": date_format(timezone.localtime(exclusion.ends_at), "DATE_FORMAT")})
+            raise ExclusionLocked(
+                _("A self-exclusion for a fixed period cannot be lifted early; it ends on %(date)s.")
+                % {"date": date_format(timezone.localtime(exclusion.ends_at), "DATE_FORMAT")}
+            )
         if now < liftable_from:
-            raise ExclusionLocked(_("A self-exclusion for good can be lifted only from %(date)s.")
-                                  % {"date": date_format(timezone.localtime(liftable_from), "DATE_FORMAT")})
+            raise ExclusionLocked(
+                _("A self-exclusion for good can be lifted only from %(date)s.")
+                % {"date": date_format(timezone.localtime(liftable_from), "DATE_FORMAT")}
+            )
         exclusion.lifted_at, exclusion.lifted_by = now, lifted_by
         exclusion.save(update_fields=["lifted_at", "lifted_by"])
-        staff_action_record(actor=lifted_by, action="self_exclusion.lift", target=exclusion,
-                            before={"lifted_at": None}, after={"lifted_at": now})
+        staff_action_record(
+            actor=lifted_by,
+            action="self_exclusion.lift",
+            target=exclusion,
+            before={"lifted_at": None},
+            after={"lifted_at": now},
+        )
         return exclusion
 
 
@@ -306,10 +344,15 @@ def _deposit_limits_check(*, user, amount: int, now: datetime) -> None:
         used = deposits_sum_since(user=user, since=now - LIMIT_WINDOWS[limit.period])
         if used + amount > cap:
             raise DepositLimitExceeded(
-                _("This deposit would pass your %(period)s deposit limit of %(limit)s: you have deposited "
-                  "%(used)s in that period, so you can deposit at most %(left)s now.") % {
-                    "period": limit.get_period_display().lower(), "limit": format_amount(cap),
-                    "used": format_amount(used), "left": format_amount(max(0, cap - used)),
+                _(
+                    "This deposit would pass your %(period)s deposit limit of %(limit)s: you have deposited "
+                    "%(used)s in that period, so you can deposit at most %(left)s now."
+                )
+                % {
+                    "period": limit.get_period_display().lower(),
+                    "limit": format_amount(cap),
+                    "used": format_amount(used),
+                    "left": format_amount(max(0, cap - used)),
                 }
             )
 
@@ -318,8 +361,14 @@ def _deposit_limits_check(*, user, amount: int, now: datetime) -> None:
 
 
 def deposit_create(
-    *, user, amount: int, card_number: str, idempotency_key: str, currency: str = "eur",
-    provider: PaymentProvider | None = None, now: datetime | None = None,
+    *,
+    user,
+    amount: int,
+    card_number: str,
+    idempotency_key: str,
+    currency: str = "eur",
+    provider: PaymentProvider | None = None,
+    now: datetime | None = None,
 ) -> Deposit:
     """Deposit `amount` cents from a card to the player's EUR wallet through the payment provider.
 
@@ -335,14 +384,20 @@ def deposit_create(
         raise UnknownCurrency(_("Only euros can be deposited; play chips are free."))
     amount = amount_validate(amount)
     if amount > settings.DEPOSIT_MAX:
-        raise DepositTooLarge(_("One deposit is at most %(max)s; deposit less, or in several steps within your "
-                                "limits.") % {"max": format_amount(settings.DEPOSIT_MAX)})
+        raise DepositTooLarge(
+            _("One deposit is at most %(max)s; deposit less, or in several steps within your limits.")
+            % {"max": format_amount(settings.DEPOSIT_MAX)}
+        )
     key = _key_validate(idempotency_key)
     if user.is_bot:
         raise CashierError(_("House bots play only with play chips."))
     if user.email_verified_at is None:
-        raise EmailNotVerified(_("Confirm your email first: open the link we sent you (your account page sends it "
-                                 "again). Nothing was charged."))
+        raise EmailNotVerified(
+            _(
+                "Confirm your email first: open the link we sent you (your account page sends it "
+                "again). Nothing was charged."
+            )
+        )
     provider = provider or provider_get()
     card = provider.card_tokenize(card_number=card_number)
     fingerprint = request_fingerprint(user=user.pk, amount=amount, currency=currency, card=card.token)
@@ -352,8 +407,12 @@ def deposit_create(
         deposit = Deposit.objects.select_for_update().filter(idempotency_key=key).first()
         if deposit is not None:
             if deposit.request_hash != fingerprint:
-                raise IdempotencyConflict(_("This deposit form was already used for a different deposit. "
-                                            "Nothing was charged; reload the page to start a new one."))
+                raise IdempotencyConflict(
+                    _(
+                        "This deposit form was already used for a different deposit. "
+                        "Nothing was charged; reload the page to start a new one."
+                    )
+                )
             deposit.replayed = True
         else:
             _account_open_check(user=user)
@@ -362,8 +421,15 @@ def deposit_create(
                 raise SelfExcluded(_excluded_message(exclusion) + " " + _("Deposits are blocked."))
             _deposit_limits_check(user=user, amount=amount, now=now)
             deposit = Deposit.objects.create(
-                user=user, amount=amount, currency=currency, idempotency_key=key, request_hash=fingerprint,
-                provider=provider.code, card_token=card.token, card_label=card.label, created_at=now,
+                user=user,
+                amount=amount,
+                currency=currency,
+                idempotency_key=key,
+                request_hash=fingerprint,
+                provider=provider.code,
+                card_token=card.token,
+                card_label=card.label,
+                created_at=now,
             )
             deposit.replayed = False
     if deposit.status != Deposit.Status.PENDING:
@@ -383,19 +449,25 @@ def deposit_retry(*, deposit: Deposit, provider: PaymentProvider | None = None) 
     if deposit.status != Deposit.Status.PENDING:
         return deposit
     try:
-        result = provider.charge(idempotency_key=f"deposit:{deposit.idempotency_key}", amount=deposit.amount,
-                                 currency=deposit.currency, token=deposit.card_token)
+        result = provider.charge(
+            idempotency_key=f"deposit:{deposit.idempotency_key}",
+            amount=deposit.amount,
+            currency=deposit.currency,
+            token=deposit.card_token,
+        )
     except ProviderTimeout:
         Deposit.objects.filter(pk=deposit.pk, status=Deposit.Status.PENDING).update(
-            attempts=deposit.attempts + 1, message=_("The payment provider did not answer in time.")[:200])
+            attempts=deposit.attempts + 1, message=_("The payment provider did not answer in time.")[:200]
+        )
         deposit.refresh_from_db()
         return deposit
     except ProviderConflict as error:
         raise IdempotencyConflict(_("The payment provider saw this request with other data.")) from error
     with transaction.atomic():
         wallet = wallet_get(user=deposit.user, currency=deposit.currency)
-        clearing = system_account_get(kind=AccountKind.PROVIDER_CLEARING, currency=deposit.currency,
-                                      ref=deposit.provider)
+        clearing = system_account_get(
+            kind=AccountKind.PROVIDER_CLEARING, currency=deposit.currency, ref=deposit.provider
+        )
         locked = accounts_lock(accounts=[wallet, clearing])
         deposit = Deposit.objects.select_for_update().get(pk=deposit.pk)
         if deposit.status != Deposit.Status.PENDING:
@@ -404,9 +476,12 @@ def deposit_retry(*, deposit: Deposit, provider: PaymentProvider | None = None) 
         deposit.provider_ref = result.reference
         if result.succeeded:
             deposit.transfer = transfer_post(
-                kind=TransferKind.DEPOSIT, currency=deposit.currency,
+                kind=TransferKind.DEPOSIT,
+                currency=deposit.currency,
                 legs=[(locked[clearing.pk], -deposit.amount), (locked[wallet.pk], deposit.amount)],
-                idempotency_key=f"deposit:{deposit.pk}", request_hash=deposit.request_hash, user=deposit.user,
+                idempotency_key=f"deposit:{deposit.pk}",
+                request_hash=deposit.request_hash,
+                user=deposit.user,
                 memo=deposit.card_label,
             )
             deposit.status, deposit.message = Deposit.Status.SUCCEEDED, ""
@@ -423,7 +498,12 @@ def deposit_retry(*, deposit: Deposit, provider: PaymentProvider | None = None) 
 
 
 def withdrawal_request(
-    *, user, amount: int, card_number: str, idempotency_key: str, currency: str = "eur",
+    *,
+    user,
+    amount: int,
+    card_number: str,
+    idempotency_key: str,
+    currency: str = "eur",
     provider: PaymentProvider | None = None,
 ) -> Withdrawal:
     """Ask to withdraw `amount` cents from the EUR wallet to a card. The money moves at once to the
@@ -450,21 +530,37 @@ def withdrawal_request(
         existing = Withdrawal.objects.filter(idempotency_key=key).first()
         if existing is not None:
             if existing.request_hash != fingerprint:
-                raise IdempotencyConflict(_("This withdrawal form was already used for a different withdrawal. "
-                                            "Nothing was moved; reload the page to start a new one."))
+                raise IdempotencyConflict(
+                    _(
+                        "This withdrawal form was already used for a different withdrawal. "
+                        "Nothing was moved; reload the page to start a new one."
+                    )
+                )
             existing.replayed = True
             return existing
         if locked[wallet.pk].balance < amount:
-            raise InsufficientFunds(_("You cannot withdraw more than your wallet holds (%(balance)s).") % {
-                "balance": format_amount(locked[wallet.pk].balance)})
+            raise InsufficientFunds(
+                _("You cannot withdraw more than your wallet holds (%(balance)s).")
+                % {"balance": format_amount(locked[wallet.pk].balance)}
+            )
         transfer = transfer_post(
-            kind=TransferKind.WITHDRAWAL_HOLD, currency=currency,
+            kind=TransferKind.WITHDRAWAL_HOLD,
+            currency=currency,
             legs=[(locked[wallet.pk], -amount), (locked[hold.pk], amount)],
-            idempotency_key=f"withdrawal-hold:{key}", request_hash=fingerprint, user=user, memo=card.label,
+            idempotency_key=f"withdrawal-hold:{key}",
+            request_hash=fingerprint,
+            user=user,
+            memo=card.label,
         )
         withdrawal = Withdrawal.objects.create(
-            user=user, amount=amount, currency=currency, idempotency_key=key, request_hash=fingerprint,
-            provider=provider.code, destination_token=card.token, destination_label=card.label,
+            user=user,
+            amount=amount,
+            currency=currency,
+            idempotency_key=key,
+            request_hash=fingerprint,
+            provider=provider.code,
+            destination_token=card.token,
+            destination_label=card.label,
             hold_transfer=transfer,
         )
         withdrawal.replayed = False
@@ -484,16 +580,23 @@ def withdrawal_reject(
         locked = _withdrawal_accounts_lock(withdrawal)
         withdrawal = Withdrawal.objects.select_for_update().get(pk=withdrawal.pk)
         if withdrawal.status != Withdrawal.Status.PENDING:
-            raise WrongState(_("Only a pending withdrawal can be rejected; this one is %(status)s.") % {
-                "status": withdrawal.get_status_display().lower()})
+            raise WrongState(
+                _("Only a pending withdrawal can be rejected; this one is %(status)s.")
+                % {"status": withdrawal.get_status_display().lower()}
+            )
         withdrawal.final_transfer = _withdrawal_return(withdrawal, locked, reason or _("Rejected by staff"))
         withdrawal.status = Withdrawal.Status.REJECTED
         withdrawal.reason_code, withdrawal.reason = reason_code, (reason or "")[:200]
         withdrawal.decided_by, withdrawal.decided_at = staff_user, timezone.now()
         withdrawal.save()
-        staff_action_record(actor=staff_user, action="withdrawal.reject", target=withdrawal,
-                            before={"status": Withdrawal.Status.PENDING},
-                            after={"status": withdrawal.status, "reason_code": reason_code}, note=withdrawal.reason)
+        staff_action_record(
+            actor=staff_user,
+            action="withdrawal.reject",
+            target=withdrawal,
+            before={"status": Withdrawal.Status.PENDING},
+            after={"status": withdrawal.status, "reason_code": reason_code},
+            note=withdrawal.reason,
+        )
         return withdrawal
 
 
@@ -502,7 +605,9 @@ def withdrawal_second_approval_needed(withdrawal: Withdrawal) -> bool:
     return withdrawal.amount >= int(getattr(settings, "WITHDRAWAL_SECOND_APPROVAL_FROM", 100_000))
 
 
-def withdrawal_approve(*, withdrawal: Withdrawal, staff_user, provider: PaymentProvider | None = None) -> Withdrawal:
+def withdrawal_approve(
+    *, withdrawal: Withdrawal, staff_user, provider: PaymentProvider | None = None
+) -> Withdrawal:
     """Staff approve a pending withdrawal of a player whose identity is verified: the provider pays the card.
     Paid: the held money leaves the room (to the provider's clearing account). Declined by the provider: the
     money goes back to the wallet (`failed`). No answer: it stays `processing`; `withdrawal_payout_retry` asks
@@ -511,10 +616,14 @@ def withdrawal_approve(*, withdrawal: Withdrawal, staff_user, provider: PaymentP
 
     Lock: the caller must hold no lock and be outside any transaction (the provider is called in between)."""
     with transaction.atomic():
-        withdrawal = Withdrawal.objects.select_for_update(of=("self",)).select_related("user").get(pk=withdrawal.pk)
+        withdrawal = (
+            Withdrawal.objects.select_for_update(of=("self",)).select_related("user").get(pk=withdrawal.pk)
+        )
         if withdrawal.status != Withdrawal.Status.PENDING:
-            raise WrongState(_("Only a pending withdrawal can be approved; this one is %(status)s.") % {
-                "status": withdrawal.get_status_display().lower()})
+            raise WrongState(
+                _("Only a pending withdrawal can be approved; this one is %(status)s.")
+                % {"status": withdrawal.get_status_display().lower()}
+            )
         if withdrawal.user.identity_verified_at is None:
             raise IdentityNotVerified(_("The player's identity is not verified."))
         now = timezone.now()
@@ -522,17 +631,28 @@ def withdrawal_approve(*, withdrawal: Withdrawal, staff_user, provider: PaymentP
             if withdrawal.first_approved_by_id is None:
                 withdrawal.first_approved_by, withdrawal.first_approved_at = staff_user, now
                 withdrawal.save(update_fields=["first_approved_by", "first_approved_at"])
-                staff_action_record(actor=staff_user, action="withdrawal.first_approval", target=withdrawal,
-                                    before={"first_approved_by": None}, after={"first_approved_by": staff_user.pk})
+                staff_action_record(
+                    actor=staff_user,
+                    action="withdrawal.first_approval",
+                    target=withdrawal,
+                    before={"first_approved_by": None},
+                    after={"first_approved_by": staff_user.pk},
+                )
                 return withdrawal
             if withdrawal.first_approved_by_id == staff_user.pk:
-                raise SecondApprovalNeeded(_("You approved this withdrawal already: another member of staff must "
-                                             "approve it too."))
+                raise SecondApprovalNeeded(
+                    _("You approved this withdrawal already: another member of staff must approve it too.")
+                )
         withdrawal.status = Withdrawal.Status.PROCESSING
         withdrawal.decided_by, withdrawal.decided_at = staff_user, now
         withdrawal.save(update_fields=["status", "decided_by", "decided_at"])
-        staff_action_record(actor=staff_user, action="withdrawal.approve", target=withdrawal,
-                            before={"status": Withdrawal.Status.PENDING}, after={"status": withdrawal.status})
+        staff_action_record(
+            actor=staff_user,
+            action="withdrawal.approve",
+            target=withdrawal,
+            before={"status": Withdrawal.Status.PENDING},
+            after={"status": withdrawal.status},
+        )
     return withdrawal_payout_retry(withdrawal=withdrawal, provider=provider)
 
 
@@ -546,8 +666,12 @@ def withdrawal_payout_retry(*, withdrawal: Withdrawal, provider: PaymentProvider
     if withdrawal.status != Withdrawal.Status.PROCESSING:
         return withdrawal
     try:
-        result = provider.payout(idempotency_key=f"withdrawal:{withdrawal.pk}", amount=withdrawal.amount,
-                                 currency=withdrawal.currency, token=withdrawal.destination_token)
+        result = provider.payout(
+            idempotency_key=f"withdrawal:{withdrawal.pk}",
+            amount=withdrawal.amount,
+            currency=withdrawal.currency,
+            token=withdrawal.destination_token,
+        )
     except ProviderTimeout:
         Withdrawal.objects.filter(pk=withdrawal.pk).update(attempts=withdrawal.attempts + 1)
         withdrawal.refresh_from_db()
@@ -562,10 +686,13 @@ def withdrawal_payout_retry(*, withdrawal: Withdrawal, provider: PaymentProvider
         if result.succeeded:
             clearing = locked["clearing"]
             withdrawal.final_transfer = transfer_post(
-                kind=TransferKind.WITHDRAWAL_PAID, currency=withdrawal.currency,
+                kind=TransferKind.WITHDRAWAL_PAID,
+                currency=withdrawal.currency,
                 legs=[(locked["hold"], -withdrawal.amount), (clearing, withdrawal.amount)],
-                idempotency_key=f"withdrawal-paid:{withdrawal.pk}", request_hash=withdrawal.request_hash,
-                user=withdrawal.user, memo=withdrawal.destination_label,
+                idempotency_key=f"withdrawal-paid:{withdrawal.pk}",
+                request_hash=withdrawal.request_hash,
+                user=withdrawal.user,
+                memo=withdrawal.destination_label,
             )
             withdrawal.status = Withdrawal.Status.PAID
         else:
@@ -579,18 +706,22 @@ def withdrawal_payout_retry(*, withdrawal: Withdrawal, provider: PaymentProvider
 def _withdrawal_accounts_lock(withdrawal: Withdrawal) -> dict:
     wallet = wallet_get(user=withdrawal.user, currency=withdrawal.currency)
     hold = system_account_get(kind=AccountKind.WITHDRAWAL_HOLD, currency=withdrawal.currency)
-    clearing = system_account_get(kind=AccountKind.PROVIDER_CLEARING, currency=withdrawal.currency,
-                                  ref=withdrawal.provider)
+    clearing = system_account_get(
+        kind=AccountKind.PROVIDER_CLEARING, currency=withdrawal.currency, ref=withdrawal.provider
+    )
     locked = accounts_lock(accounts=[wallet, hold, clearing])
     return {"wallet": locked[wallet.pk], "hold": locked[hold.pk], "clearing": locked[clearing.pk]}
 
 
 def _withdrawal_return(withdrawal: Withdrawal, locked: dict, memo: str) -> Transfer:
     return transfer_post(
-        kind=TransferKind.WITHDRAWAL_RETURN, currency=withdrawal.currency,
+        kind=TransferKind.WITHDRAWAL_RETURN,
+        currency=withdrawal.currency,
         legs=[(locked["hold"], -withdrawal.amount), (locked["wallet"], withdrawal.amount)],
-        idempotency_key=f"withdrawal-return:{withdrawal.pk}", request_hash=withdrawal.request_hash,
-        user=withdrawal.user, memo=str(memo or "")[:200],
+        idempotency_key=f"withdrawal-return:{withdrawal.pk}",
+        request_hash=withdrawal.request_hash,
+        user=withdrawal.user,
+        memo=str(memo or "")[:200],
     )
 
 
@@ -600,12 +731,16 @@ def _withdrawal_return(withdrawal: Withdrawal, locked: dict, memo: str) -> Trans
 def _table_amount_check(*, table: Table, amount: int) -> int:
     amount = amount_validate(amount)
     if amount % table.chip:
-        raise InvalidAmount(_("Amounts at this table go in steps of %(chip)s.") % {
-            "chip": format_amount(table.chip, table.currency)})
+        raise InvalidAmount(
+            _("Amounts at this table go in steps of %(chip)s.")
+            % {"chip": format_amount(table.chip, table.currency)}
+        )
     return amount
 
 
-def seat_buy_in(*, user, table: Table, seat_number: int, amount: int, now: datetime | None = None) -> SeatSession:
+def seat_buy_in(
+    *, user, table: Table, seat_number: int, amount: int, now: datetime | None = None
+) -> SeatSession:
     """Sit `user` at seat `seat_number` of `table` with `amount` from the wallet: opens a seat session (and its
     ledger account) and moves wallet -> seat.
 
@@ -621,7 +756,11 @@ def seat_buy_in(*, user, table: Table, seat_number: int, amount: int, now: datet
         raise SeatUnavailable(_("This table is closed."))
     if user.is_bot and (table.currency != Currency.PLAY or not table.bots_allowed):
         raise SeatUnavailable(_("House bots sit only at practice tables that allow them."))
-    if isinstance(seat_number, bool) or not isinstance(seat_number, int) or not 1 <= seat_number <= table.seats:
+    if (
+        isinstance(seat_number, bool)
+        or not isinstance(seat_number, int)
+        or not 1 <= seat_number <= table.seats
+    ):
         raise SeatUnavailable(_("This table has no such seat."))
     with transaction.atomic():
         wallet = wallet_get(user=user, currency=table.currency)
@@ -636,32 +775,60 @@ def seat_buy_in(*, user, table: Table, seat_number: int, amount: int, now: datet
             raise SeatUnavailable(_("This seat is taken."))
         low, high = seat_buy_in_bounds(user=user, table=table, now=now)
         if table.currency == Currency.EUR and amount > EUR_SESSION_CAP:
-            raise SessionCapExceeded(_("You can bring at most %(cap)s to a table in one session.") % {
-                "cap": format_amount(EUR_SESSION_CAP)})
+            raise SessionCapExceeded(
+                _("You can bring at most %(cap)s to a table in one session.")
+                % {"cap": format_amount(EUR_SESSION_CAP)}
+            )
         if not low <= amount <= high:
             recent = seat_session_recently_left(user=user, table=table, now=now)
             if amount < low and recent is not None and low > table.min_buy_in:
                 raise BuyInOutOfBounds(
-                    _("You left this table less than 30 minutes ago with %(stack)s: you must bring back at least "
-                      "%(low)s.") % {"stack": format_amount(recent.left_with, table.currency),
-                                     "low": format_amount(low, table.currency)})
-            raise BuyInOutOfBounds(_("The buy-in at this table is from %(low)s to %(high)s.") % {
-                "low": format_amount(low, table.currency), "high": format_amount(high, table.currency)})
+                    _(
+                        "You left this table less than 30 minutes ago with %(stack)s: you must bring back at least "
+                        "%(low)s."
+                    )
+                    % {
+                        "stack": format_amount(recent.left_with, table.currency),
+                        "low": format_amount(low, table.currency),
+                    }
+                )
+            raise BuyInOutOfBounds(
+                _("The buy-in at this table is from %(low)s to %(high)s.")
+                % {"low": format_amount(low, table.currency), "high": format_amount(high, table.currency)}
+            )
         if wallet.balance < amount:
-            raise InsufficientFunds(_("Your wallet holds %(balance)s, less than this buy-in.") % {
-                "balance": format_amount(wallet.balance, table.currency)})
+            raise InsufficientFunds(
+                _("Your wallet holds %(balance)s, less than this buy-in.")
+                % {"balance": format_amount(wallet.balance, table.currency)}
+            )
         try:
             with transaction.atomic():
-                account = Account.objects.create(kind=AccountKind.SEAT, currency=table.currency, user=user,
-                                                 table=table, ref=f"table:{table.pk}:seat:{seat_number}")
-                session = SeatSession.objects.create(table=table, seat_number=seat_number, user=user,
-                                                     account=account, currency=table.currency, opened_at=now,
-                                                     moved_in=amount)
+                account = Account.objects.create(
+                    kind=AccountKind.SEAT,
+                    currency=table.currency,
+                    user=user,
+                    table=table,
+                    ref=f"table:{table.pk}:seat:{seat_number}",
+                )
+                session = SeatSession.objects.create(
+                    table=table,
+                    seat_number=seat_number,
+                    user=user,
+                    account=account,
+                    currency=table.currency,
+                    opened_at=now,
+                    moved_in=amount,
+                )
         except IntegrityError:
             raise SeatUnavailable(_("This seat was just taken.")) from None
         seat = accounts_lock(accounts=[account])[account.pk]
-        transfer_post(kind=TransferKind.BUY_IN, currency=table.currency, legs=[(wallet, -amount), (seat, amount)],
-                      user=user, table=table)
+        transfer_post(
+            kind=TransferKind.BUY_IN,
+            currency=table.currency,
+            legs=[(wallet, -amount), (seat, amount)],
+            user=user,
+            table=table,
+        )
         return session
 
 
@@ -693,21 +860,37 @@ def seat_top_up(*, user, table: Table, amount: int, now: datetime | None = None)
             raise SelfExcluded(_excluded_message(exclusion))
         high = table.effective_max_buy_in
         if seat.balance + amount > high:
-            raise BuyInOutOfBounds(_("Your stack cannot go above the table maximum of %(high)s: you can add at "
-                                     "most %(room)s.") % {"high": format_amount(high, table.currency),
-                                                          "room": format_amount(max(0, high - seat.balance),
-                                                                                table.currency)})
+            raise BuyInOutOfBounds(
+                _("Your stack cannot go above the table maximum of %(high)s: you can add at most %(room)s.")
+                % {
+                    "high": format_amount(high, table.currency),
+                    "room": format_amount(max(0, high - seat.balance), table.currency),
+                }
+            )
         if table.currency == Currency.EUR and session.moved_in + amount > EUR_SESSION_CAP:
             raise SessionCapExceeded(
-                _("You have brought %(moved)s to this table in this session; the limit is %(cap)s, so you can add "
-                  "at most %(room)s.") % {"moved": format_amount(session.moved_in),
-                                          "cap": format_amount(EUR_SESSION_CAP),
-                                          "room": format_amount(max(0, EUR_SESSION_CAP - session.moved_in))})
+                _(
+                    "You have brought %(moved)s to this table in this session; the limit is %(cap)s, so you can add "
+                    "at most %(room)s."
+                )
+                % {
+                    "moved": format_amount(session.moved_in),
+                    "cap": format_amount(EUR_SESSION_CAP),
+                    "room": format_amount(max(0, EUR_SESSION_CAP - session.moved_in)),
+                }
+            )
         if wallet.balance < amount:
-            raise InsufficientFunds(_("Your wallet holds %(balance)s, less than this top-up.") % {
-                "balance": format_amount(wallet.balance, table.currency)})
-        transfer_post(kind=TransferKind.TOP_UP, currency=table.currency, legs=[(wallet, -amount), (seat, amount)],
-                      user=user, table=table)
+            raise InsufficientFunds(
+                _("Your wallet holds %(balance)s, less than this top-up.")
+                % {"balance": format_amount(wallet.balance, table.currency)}
+            )
+        transfer_post(
+            kind=TransferKind.TOP_UP,
+            currency=table.currency,
+            legs=[(wallet, -amount), (seat, amount)],
+            user=user,
+            table=table,
+        )
         session.moved_in += amount
         session.save(update_fields=["moved_in"])
         return session
@@ -724,15 +907,24 @@ def seat_cash_out(*, user, table: Table, now: datetime | None = None) -> SeatSes
         session, wallet, seat = _session_lock(user=user, table=table)
         stack = seat.balance
         if stack:
-            transfer_post(kind=TransferKind.CASH_OUT, currency=table.currency,
-                          legs=[(seat, -stack), (wallet, stack)], user=user, table=table)
+            transfer_post(
+                kind=TransferKind.CASH_OUT,
+                currency=table.currency,
+                legs=[(seat, -stack), (wallet, stack)],
+                user=user,
+                table=table,
+            )
         session.closed_at, session.left_with = now, stack
         session.save(update_fields=["closed_at", "left_with"])
         return session
 
 
 def hand_settle(
-    *, table: Table, hand_ref: str, deltas: Mapping[int | SeatSession, int], put_in: Mapping[int | SeatSession, int],
+    *,
+    table: Table,
+    hand_ref: str,
+    deltas: Mapping[int | SeatSession, int],
+    put_in: Mapping[int | SeatSession, int],
     rake: int = 0,
 ) -> Transfer:
     """Book one hand's result as one balanced transfer: each seat session's net change (`deltas`, keyed by
@@ -756,11 +948,22 @@ def hand_settle(
     if sum(by_session.values()) + rake != 0:
         raise SettlementInvalid(_("The hand's results and rake do not add up to zero."))
     key = f"hand:{table.pk}:{hand_ref}"
-    fingerprint = request_fingerprint(table=table.pk, rake=rake,
-                                      deltas=sorted((s, d) for s, d in by_session.items() if d),
-                                      put_in=sorted((s, p) for s, p in put_in_by_session.items() if p))
-    settle = partial(_hand_settle, table=table, key=key, fingerprint=fingerprint, hand_ref=hand_ref,
-                     by_session=by_session, put_in=put_in_by_session, rake=rake)
+    fingerprint = request_fingerprint(
+        table=table.pk,
+        rake=rake,
+        deltas=sorted((s, d) for s, d in by_session.items() if d),
+        put_in=sorted((s, p) for s, p in put_in_by_session.items() if p),
+    )
+    settle = partial(
+        _hand_settle,
+        table=table,
+        key=key,
+        fingerprint=fingerprint,
+        hand_ref=hand_ref,
+        by_session=by_session,
+        put_in=put_in_by_session,
+        rake=rake,
+    )
     if not connection.in_atomic_block:
         with transaction.atomic():
             return settle()
@@ -783,8 +986,16 @@ def _by_session(amounts: Mapping[int | SeatSession, int]) -> dict[int, int]:
     return by_session
 
 
-def _hand_settle(*, table: Table, key: str, fingerprint: str, hand_ref: str, by_session: dict[int, int],
-                 put_in: dict[int, int], rake: int) -> Transfer:
+def _hand_settle(
+    *,
+    table: Table,
+    key: str,
+    fingerprint: str,
+    hand_ref: str,
+    by_session: dict[int, int],
+    put_in: dict[int, int],
+    rake: int,
+) -> Transfer:
     try:
         try:
             legs, bots = _hand_legs(table=table, by_session=by_session, rake=rake)
@@ -796,9 +1007,18 @@ def _hand_settle(*, table: Table, key: str, fingerprint: str, hand_ref: str, by_
             return transfer_replayed(existing, fingerprint)
         pot = sum(put_in.values())
         pot_people = pot - sum(put_in[session] for session in bots)
-        return transfer_post(kind=TransferKind.HAND, currency=table.currency, legs=legs, idempotency_key=key,
-                             request_hash=fingerprint, table=table, hand_ref=hand_ref, allow_empty=True, pot=pot,
-                             pot_people=pot_people)
+        return transfer_post(
+            kind=TransferKind.HAND,
+            currency=table.currency,
+            legs=legs,
+            idempotency_key=key,
+            request_hash=fingerprint,
+            table=table,
+            hand_ref=hand_ref,
+            allow_empty=True,
+            pot=pot,
+            pot_people=pot_people,
+        )
     except IdempotencyConflict:
         raise IdempotencyConflict(_("This hand was already settled with other results.")) from None
 
@@ -807,12 +1027,18 @@ def _hand_settle(*, table: Table, key: str, fingerprint: str, hand_ref: str, by_
 _rake_account_ids: dict[int, int] = {}
 
 
-def _hand_legs(*, table: Table, by_session: dict[int, int], rake: int) -> tuple[list[tuple[Account, int]], set[int]]:
+def _hand_legs(
+    *, table: Table, by_session: dict[int, int], rake: int
+) -> tuple[list[tuple[Account, int]], set[int]]:
     """The settlement's legs on the locked accounts of its seat sessions and of the table's rake account, and
     the sessions of house bots among them; SettlementInvalid (nothing written) if a session is not open at
     this table or a seat would go below zero."""
-    sessions = {s.pk: s for s in SeatSession.objects.filter(pk__in=by_session).select_related("user")
-                .only("table_id", "closed_at", "account_id", "user__is_bot")}
+    sessions = {
+        s.pk: s
+        for s in SeatSession.objects.filter(pk__in=by_session)
+        .select_related("user")
+        .only("table_id", "closed_at", "account_id", "user__is_bot")
+    }
     if len(sessions) != len(by_session):
         raise SettlementInvalid(_("A seat session of this hand does not exist."))
     for session in sessions.values():
@@ -822,8 +1048,13 @@ def _hand_legs(*, table: Table, by_session: dict[int, int], rake: int) -> tuple[
     rake_ref = f"table:{table.pk}"
 
     def is_rake(account: Account | None) -> bool:
-        return (account is not None and account.kind == AccountKind.RAKE and account.ref == rake_ref
-                and account.currency == table.currency and account.user_id is None)
+        return (
+            account is not None
+            and account.kind == AccountKind.RAKE
+            and account.ref == rake_ref
+            and account.currency == table.currency
+            and account.user_id is None
+        )
 
     rake_id = _rake_account_ids.get(table.pk)
     locked = None
@@ -858,7 +1089,14 @@ def _tournament_accounts_lock(*, user, currency: str, pool_ref: str) -> tuple[Ac
 
 
 def tournament_entry_pay(
-    *, user, currency: str, pool_ref: str, buy_in: int, fee: int, idempotency_key: str, memo: str = "",
+    *,
+    user,
+    currency: str,
+    pool_ref: str,
+    buy_in: int,
+    fee: int,
+    idempotency_key: str,
+    memo: str = "",
     now: datetime | None = None,
 ) -> Transfer | None:
     """A tournament entry: the buy-in from the player's wallet to the prize pool and the fee to the room's fees
@@ -876,12 +1114,20 @@ def tournament_entry_pay(
         if buy_in + fee == 0:
             return None
         if wallet.balance < buy_in + fee:
-            raise InsufficientFunds(_("Your wallet holds %(balance)s: this tournament costs %(cost)s.") % {
-                "balance": format_amount(wallet.balance, currency), "cost": format_amount(buy_in + fee, currency)})
+            raise InsufficientFunds(
+                _("Your wallet holds %(balance)s: this tournament costs %(cost)s.")
+                % {
+                    "balance": format_amount(wallet.balance, currency),
+                    "cost": format_amount(buy_in + fee, currency),
+                }
+            )
         return transfer_post(
-            kind=TransferKind.TOURNAMENT_ENTRY, currency=currency,
-            legs=[(wallet, -(buy_in + fee)), (pool, buy_in), (fees, fee)], idempotency_key=idempotency_key,
-            request_hash=request_fingerprint(user=user.pk, pool=pool_ref, buy_in=buy_in, fee=fee), user=user,
+            kind=TransferKind.TOURNAMENT_ENTRY,
+            currency=currency,
+            legs=[(wallet, -(buy_in + fee)), (pool, buy_in), (fees, fee)],
+            idempotency_key=idempotency_key,
+            request_hash=request_fingerprint(user=user.pk, pool=pool_ref, buy_in=buy_in, fee=fee),
+            user=user,
             memo=memo,
         )
 
@@ -899,9 +1145,12 @@ def tournament_entry_refund(
     with transaction.atomic():
         wallet, pool, fees = _tournament_accounts_lock(user=user, currency=currency, pool_ref=pool_ref)
         return transfer_post(
-            kind=TransferKind.TOURNAMENT_REFUND, currency=currency,
-            legs=[(pool, -buy_in), (fees, -fee), (wallet, buy_in + fee)], idempotency_key=idempotency_key,
-            request_hash=request_fingerprint(user=user.pk, pool=pool_ref, buy_in=buy_in, fee=fee), user=user,
+            kind=TransferKind.TOURNAMENT_REFUND,
+            currency=currency,
+            legs=[(pool, -buy_in), (fees, -fee), (wallet, buy_in + fee)],
+            idempotency_key=idempotency_key,
+            request_hash=request_fingerprint(user=user.pk, pool=pool_ref, buy_in=buy_in, fee=fee),
+            user=user,
             memo=memo,
         )
 
@@ -918,7 +1167,11 @@ def tournament_prize_pay(
     with transaction.atomic():
         wallet, pool, _fees = _tournament_accounts_lock(user=user, currency=currency, pool_ref=pool_ref)
         return transfer_post(
-            kind=TransferKind.TOURNAMENT_PRIZE, currency=currency, legs=[(pool, -amount), (wallet, amount)],
+            kind=TransferKind.TOURNAMENT_PRIZE,
+            currency=currency,
+            legs=[(pool, -amount), (wallet, amount)],
             idempotency_key=idempotency_key,
-            request_hash=request_fingerprint(user=user.pk, pool=pool_ref, prize=amount), user=user, memo=memo,
+            request_hash=request_fingerprint(user=user.pk, pool=pool_ref, prize=amount),
+            user=user,
+            memo=memo,
         )

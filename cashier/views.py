@@ -31,14 +31,19 @@ STATEMENT_PAGE_SIZE = 25
 def _page(request, deposit_form=None, withdrawal_form=None, status=200):
     user = request.user
     page = Paginator(wallet_entries(user=user), STATEMENT_PAGE_SIZE).get_page(request.GET.get("page"))
-    return render(request, "cashier/wallet.html", {
-        "balances": wallet_balances(user=user),
-        "deposit_form": deposit_form or DepositForm(),
-        "withdrawal_form": withdrawal_form or WithdrawalForm(),
-        "entries": page,
-        "withdrawals": Withdrawal.objects.filter(user=user)[:10],
-        "deposits_pending": Deposit.objects.filter(user=user, status=Deposit.Status.PENDING),
-    }, status=status)
+    return render(
+        request,
+        "cashier/wallet.html",
+        {
+            "balances": wallet_balances(user=user),
+            "deposit_form": deposit_form or DepositForm(),
+            "withdrawal_form": withdrawal_form or WithdrawalForm(),
+            "entries": page,
+            "withdrawals": Withdrawal.objects.filter(user=user)[:10],
+            "deposits_pending": Deposit.objects.filter(user=user, status=Deposit.Status.PENDING),
+        },
+        status=status,
+    )
 
 
 @login_required
@@ -55,7 +60,9 @@ def deposit(request):
         return _page(request, deposit_form=form, status=400)
     try:
         result = services.deposit_create(
-            user=request.user, amount=form.cleaned_data["amount"], card_number=form.cleaned_data["card_number"],
+            user=request.user,
+            amount=form.cleaned_data["amount"],
+            card_number=form.cleaned_data["card_number"],
             idempotency_key=form.cleaned_data["idempotency_key"],
         )
     except CashierError as error:
@@ -64,17 +71,28 @@ def deposit(request):
     amount = format_amount(result.amount)
     if result.status == Deposit.Status.SUCCEEDED:
         if getattr(result, "replayed", False):
-            messages.info(request, _("This deposit of %(amount)s was already credited; nothing was charged again.")
-                          % {"amount": amount})
+            messages.info(
+                request,
+                _("This deposit of %(amount)s was already credited; nothing was charged again.")
+                % {"amount": amount},
+            )
         else:
             messages.success(request, _("%(amount)s deposited to your wallet.") % {"amount": amount})
     elif result.status == Deposit.Status.DECLINED:
-        messages.error(request, _("Your deposit of %(amount)s was declined: %(reason)s") % {
-            "amount": amount, "reason": result.message})
+        messages.error(
+            request,
+            _("Your deposit of %(amount)s was declined: %(reason)s")
+            % {"amount": amount, "reason": result.message},
+        )
     else:
-        messages.warning(request, _("The payment provider has not answered yet: your deposit of %(amount)s is "
-                                    "pending. We will complete or cancel it; you will never be charged twice.")
-                         % {"amount": amount})
+        messages.warning(
+            request,
+            _(
+                "The payment provider has not answered yet: your deposit of %(amount)s is "
+                "pending. We will complete or cancel it; you will never be charged twice."
+            )
+            % {"amount": amount},
+        )
     return redirect("cashier:wallet")
 
 
@@ -86,14 +104,19 @@ def withdraw(request):
         return _page(request, withdrawal_form=form, status=400)
     try:
         result = services.withdrawal_request(
-            user=request.user, amount=form.cleaned_data["amount"], card_number=form.cleaned_data["card_number"],
+            user=request.user,
+            amount=form.cleaned_data["amount"],
+            card_number=form.cleaned_data["card_number"],
             idempotency_key=form.cleaned_data["idempotency_key"],
         )
     except CashierError as error:
         form.add_error(None, str(error))
         return _page(request, withdrawal_form=form, status=400)
-    messages.success(request, _("Withdrawal of %(amount)s requested: the money is set aside while our staff "
-                                "review it.") % {"amount": format_amount(result.amount)})
+    messages.success(
+        request,
+        _("Withdrawal of %(amount)s requested: the money is set aside while our staff review it.")
+        % {"amount": format_amount(result.amount)},
+    )
     return redirect("cashier:wallet")
 
 
@@ -106,8 +129,9 @@ def refill(request):
         messages.error(request, str(error))
     else:
         amount = transfer.entries.get(account__user=request.user).amount
-        messages.success(request, _("%(amount)s added to your play chips.") % {
-            "amount": format_amount(amount, "play")})
+        messages.success(
+            request, _("%(amount)s added to your play chips.") % {"amount": format_amount(amount, "play")}
+        )
     target = request.POST.get("next") or ""
     if not target.startswith("/") or not url_has_allowed_host_and_scheme(
         target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
@@ -125,18 +149,24 @@ def deposit_limits(request):
     form = DepositLimitForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            limit = services.deposit_limit_set(user=request.user, period=form.cleaned_data["period"],
-                                               amount=form.cleaned_data["amount"])
+            limit = services.deposit_limit_set(
+                user=request.user, period=form.cleaned_data["period"], amount=form.cleaned_data["amount"]
+            )
         except CashierError as error:
             messages.error(request, str(error))
         else:
             if limit.pending_from:
-                messages.success(request, _("Your new limit will apply from %(date)s.") % {
-                    "date": date_format(timezone.localtime(limit.pending_from), "DATETIME_FORMAT")})
+                messages.success(
+                    request,
+                    _("Your new limit will apply from %(date)s.")
+                    % {"date": date_format(timezone.localtime(limit.pending_from), "DATETIME_FORMAT")},
+                )
             else:
                 messages.success(request, _("Your new limit applies now."))
             return redirect("deposit_limits")
-    return render(request, "accounts/limits.html", {"form": form, "limits": deposit_limits_for(user=request.user)})
+    return render(
+        request, "accounts/limits.html", {"form": form, "limits": deposit_limits_for(user=request.user)}
+    )
 
 
 @login_required
@@ -149,9 +179,17 @@ def self_exclusion(request):
         except CashierError as error:
             messages.error(request, str(error))
         else:
-            messages.success(request, _("You are now excluded from playing. Your seats are being cashed out."))
+            messages.success(
+                request, _("You are now excluded from playing. Your seats are being cashed out.")
+            )
             return redirect("profile")
     active = self_exclusion_active(user=request.user)
-    return render(request, "accounts/self_exclusion.html", {
-        "form": form, "active": active, "liftable_from": active and self_exclusion_liftable_from(active),
-    })
+    return render(
+        request,
+        "accounts/self_exclusion.html",
+        {
+            "form": form,
+            "active": active,
+            "liftable_from": active and self_exclusion_liftable_from(active),
+        },
+    )

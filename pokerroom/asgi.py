@@ -45,7 +45,9 @@ def _request_connections_close(**kwargs) -> None:
             connection.close()
 
 
-request_finished.connect(_request_connections_close, weak=False, dispatch_uid="room-request-connections-close")
+request_finished.connect(
+    _request_connections_close, weak=False, dispatch_uid="room-request-connections-close"
+)
 
 # Garbage collection: everything loaded at start-up (Django, the apps, the engine) is frozen out of the
 # collector's reach, and young objects are collected in larger batches. A full collection scanning the

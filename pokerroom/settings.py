@@ -133,8 +133,10 @@ AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "accounts.views.locked_out"  # the page in the player's language (axes has no Italian)
 AXES_CLIENT_IP_CALLABLE = "pokerroom.addresses.client_ip"
 AXES_USERNAME_CALLABLE = "pokerroom.addresses.login_username"
-AXES_COOLOFF_MESSAGE = _("Too many failed logins: this account or your address is locked for a while. Try again "
-                         "later, or reset your password.")
+AXES_COOLOFF_MESSAGE = _(
+    "Too many failed logins: this account or your address is locked for a while. Try again "
+    "later, or reset your password."
+)
 AXES_VERBOSE = False
 PROXY_COUNT = int(os.environ.get("PROXY_COUNT", "0"))
 LOGIN_URL = "login"
@@ -189,13 +191,25 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BEAT_SCHEDULE: dict = {
     "tables-sweep": {"task": "tables.tasks.tables_sweep", "schedule": 2.0, "options": {"expires": 2.0}},
     "tournaments-sweep": {
-        "task": "tournaments.tasks.tournaments_sweep", "schedule": 3.0, "options": {"expires": 3.0},
+        "task": "tournaments.tasks.tournaments_sweep",
+        "schedule": 3.0,
+        "options": {"expires": 3.0},
     },
-    "cashier-payments-chase": {"task": "cashier.payments_chase", "schedule": 300.0, "options": {"expires": 300.0}},
+    "cashier-payments-chase": {
+        "task": "cashier.payments_chase",
+        "schedule": 300.0,
+        "options": {"expires": 300.0},
+    },
     # The payout statistics' daily rows: today's every minute, and yesterday's final figures after midnight.
-    "payout-today": {"task": "tables.tasks.payout_days_refresh_task", "schedule": 60.0, "options": {"expires": 60.0}},
+    "payout-today": {
+        "task": "tables.tasks.payout_days_refresh_task",
+        "schedule": 60.0,
+        "options": {"expires": 60.0},
+    },
     "payout-after-midnight": {
-        "task": "tables.tasks.payout_days_refresh_task", "schedule": crontab(hour=0, minute=5), "args": (1,),
+        "task": "tables.tasks.payout_days_refresh_task",
+        "schedule": crontab(hour=0, minute=5),
+        "args": (1,),
     },
 }
 
@@ -238,7 +252,9 @@ NO_STORE_PATH_PREFIXES = ("/cashier/", "/accounts/", "/admin/")
 # allowed host on PORT over HTTP (`make run`), or on HTTPS behind a proxy with SECURE_SSL, plus
 # CSRF_TRUSTED_ORIGINS. The supervisor sets PORT for its web processes.
 ROOM_ORIGINS = _env_list("ROOM_ORIGINS", "") or origins_default(
-    allowed_hosts=ALLOWED_HOSTS, port=int(os.environ.get("PORT", "8000")), secure=SECURE_SSL,
+    allowed_hosts=ALLOWED_HOSTS,
+    port=int(os.environ.get("PORT", "8000")),
+    secure=SECURE_SSL,
     trusted=CSRF_TRUSTED_ORIGINS,
 )
 X_FRAME_OPTIONS = "DENY"
@@ -255,7 +271,9 @@ LOGGING = {
 # verification links go this way.
 EMAIL_HOST = os.environ.get("EMAIL_HOST", "")
 EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND") or (
-    "django.core.mail.backends.smtp.EmailBackend" if EMAIL_HOST else "django.core.mail.backends.console.EmailBackend"
+    "django.core.mail.backends.smtp.EmailBackend"
+    if EMAIL_HOST
+    else "django.core.mail.backends.console.EmailBackend"
 )
 EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "587"))
 EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")

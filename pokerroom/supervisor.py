@@ -317,6 +317,7 @@ def run(host: str, port: int) -> int:
 
 def serve(host: str, port: int, *, worker: bool, beat: bool) -> int:
     try:
+
         def prepare() -> dict[str, str]:
             secret_prepare(os.environ)
             return dict(os.environ)

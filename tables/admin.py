@@ -164,8 +164,11 @@ class TableAdmin(admin.ModelAdmin):
             stacks = seat_stacks(table=table)
             extra["controls"] = {
                 "hand": services.hand_running(table=table),
-                "seated": [{"seat": seat, "stack": stacks.get(seat.number, 0)}
-                           for seat in table_seats(table=table) if seat.user_id is not None],
+                "seated": [
+                    {"seat": seat, "stack": stacks.get(seat.number, 0)}
+                    for seat in table_seats(table=table)
+                    if seat.user_id is not None
+                ],
             }
         return super().change_view(request, object_id, form_url, {**extra, **(extra_context or {})})
 
@@ -197,65 +200,103 @@ class TableAdmin(admin.ModelAdmin):
             else:
                 self.message_user(request, done)
             return redirect("admin:tables_table_change", table.pk)
-        return TemplateResponse(request, "admin/tables/table/confirm.html", {
-            **self.admin_site.each_context(request), "opts": self.model._meta, "original": table,
-            "title": title, "explanation": explanation, "form": form,
-        })
+        return TemplateResponse(
+            request,
+            "admin/tables/table/confirm.html",
+            {
+                **self.admin_site.each_context(request),
+                "opts": self.model._meta,
+                "original": table,
+                "title": title,
+                "explanation": explanation,
+                "form": form,
+            },
+        )
 
     def pause_view(self, request, pk):
         table = self._table_for_change(request, pk)
         return self._control(
-            request, table, title=_("Pause %(table)s") % {"table": table.name},
-            explanation=_("The hand in play finishes; no new hand is dealt until you resume. The players read "
-                          "your notice."),
+            request,
+            table,
+            title=_("Pause %(table)s") % {"table": table.name},
+            explanation=_(
+                "The hand in play finishes; no new hand is dealt until you resume. The players read "
+                "your notice."
+            ),
             form=NoticeForm(request.POST or None, required=False),
-            run=lambda data: (services.table_pause(table_id=table.pk, staff_user=request.user,
-                                                   notice=data["text"]), _("The table is paused."))[1],
+            run=lambda data: (
+                services.table_pause(table_id=table.pk, staff_user=request.user, notice=data["text"]),
+                _("The table is paused."),
+            )[1],
         )
 
     def resume_view(self, request, pk):
         table = self._table_for_change(request, pk)
         return self._control(
-            request, table, title=_("Resume %(table)s") % {"table": table.name},
+            request,
+            table,
+            title=_("Resume %(table)s") % {"table": table.name},
             explanation=_("Hands are dealt again as soon as players are ready."),
             form=forms.Form(request.POST or None),
-            run=lambda data: (services.table_resume(table_id=table.pk, staff_user=request.user),
-                              _("The table deals again."))[1],
+            run=lambda data: (
+                services.table_resume(table_id=table.pk, staff_user=request.user),
+                _("The table deals again."),
+            )[1],
         )
 
     def message_view(self, request, pk):
         table = self._table_for_change(request, pk)
         return self._control(
-            request, table, title=_("Message %(table)s") % {"table": table.name},
+            request,
+            table,
+            title=_("Message %(table)s") % {"table": table.name},
             explanation=_("Everyone at the table and watching it reads this in the table's log."),
             form=NoticeForm(request.POST or None, required=True),
-            run=lambda data: (services.table_message(table_id=table.pk, staff_user=request.user, text=data["text"]),
-                              _("Message sent."))[1],
+            run=lambda data: (
+                services.table_message(table_id=table.pk, staff_user=request.user, text=data["text"]),
+                _("Message sent."),
+            )[1],
         )
 
     def remove_view(self, request, pk, seat):
         table = self._table_for_change(request, pk)
         row = Seat.objects.filter(table=table, number=seat, user__isnull=False).select_related("user").first()
         if row is None:
-            self.message_user(request, _("Nobody sits at seat %(seat)d.") % {"seat": seat}, level=messages.WARNING)
+            self.message_user(
+                request, _("Nobody sits at seat %(seat)d.") % {"seat": seat}, level=messages.WARNING
+            )
             return redirect("admin:tables_table_change", table.pk)
 
         def run(data):
-            when = services.seat_remove(table_id=table.pk, seat_number=seat, reason=RemoveReason.STAFF,
-                                        user_id=row.user_id, staff_user=request.user, note=data["note"])
+            when = services.seat_remove(
+                table_id=table.pk,
+                seat_number=seat,
+                reason=RemoveReason.STAFF,
+                user_id=row.user_id,
+                staff_user=request.user,
+                note=data["note"],
+            )
             if when == "after_hand":
-                return _("%(name)s leaves the table when the hand in play ends; the stack then goes back to the "
-                         "wallet.") % {"name": row.user.username}
+                return _(
+                    "%(name)s leaves the table when the hand in play ends; the stack then goes back to the "
+                    "wallet."
+                ) % {"name": row.user.username}
             if when == "now":
-                return _("%(name)s is removed; the stack is back in the wallet.") % {"name": row.user.username}
+                return _("%(name)s is removed; the stack is back in the wallet.") % {
+                    "name": row.user.username
+                }
             return _("Nothing to do: the seat changed meanwhile.")
 
         return self._control(
-            request, table,
+            request,
+            table,
             title=_("Remove %(name)s from seat %(seat)d") % {"name": row.user.username, "seat": seat},
-            explanation=_("The player is cashed out to the wallet: at once if not in the hand in play, else when "
-                          "it ends. They are told, and the seat is offered to the waiting list."),
-            form=ReasonForm(request.POST or None), run=run,
+            explanation=_(
+                "The player is cashed out to the wallet: at once if not in the hand in play, else when "
+                "it ends. They are told, and the seat is offered to the waiting list."
+            ),
+            form=ReasonForm(request.POST or None),
+            run=run,
         )
 
     def cancel_hand_view(self, request, pk):
@@ -265,12 +306,18 @@ class TableAdmin(admin.ModelAdmin):
             self.message_user(request, _("No hand is in play at this table."), level=messages.WARNING)
             return redirect("admin:tables_table_change", table.pk)
         return self._control(
-            request, table, title=_("Cancel hand #%(number)d") % {"number": hand.number},
-            explanation=_("Every chip put into this hand goes back to the player who put it in, no rake is taken, "
-                          "and the hand is recorded as cancelled."),
+            request,
+            table,
+            title=_("Cancel hand #%(number)d") % {"number": hand.number},
+            explanation=_(
+                "Every chip put into this hand goes back to the player who put it in, no rake is taken, "
+                "and the hand is recorded as cancelled."
+            ),
             form=ReasonForm(request.POST or None),
-            run=lambda data: (services.hand_cancel(table_id=table.pk, staff_user=request.user, note=data["note"]),
-                              _("The hand is cancelled; every bet went back."))[1],
+            run=lambda data: (
+                services.hand_cancel(table_id=table.pk, staff_user=request.user, note=data["note"]),
+                _("The hand is cancelled; every bet went back."),
+            )[1],
         )
 
 
@@ -290,14 +337,19 @@ def hand_cancelled_record(*, hand: Hand) -> dict:
         "note": result.get("note", ""),
         "board": " ".join(result.get("board", [])),
         "actions": actions,
-        "returned": [(seat, names.get(seat, seat), format_amount(amount, hand.table.currency))
-                     for seat, amount in sorted(result.get("returned", {}).items(), key=lambda i: int(i[0]))],
+        "returned": [
+            (seat, names.get(seat, seat), format_amount(amount, hand.table.currency))
+            for seat, amount in sorted(result.get("returned", {}).items(), key=lambda i: int(i[0]))
+        ],
     }
 
 
 class NoticeForm(forms.Form):
-    text = forms.CharField(label=gettext_lazy("Message to the players"), max_length=services.MAX_NOTICE_CHARS,
-                           widget=forms.Textarea(attrs={"rows": 3}))
+    text = forms.CharField(
+        label=gettext_lazy("Message to the players"),
+        max_length=services.MAX_NOTICE_CHARS,
+        widget=forms.Textarea(attrs={"rows": 3}),
+    )
 
     def __init__(self, *args, required: bool = True, **kwargs):
         super().__init__(*args, **kwargs)
@@ -305,8 +357,12 @@ class NoticeForm(forms.Form):
 
 
 class ReasonForm(forms.Form):
-    note = forms.CharField(label=gettext_lazy("Reason (for the audit log)"), max_length=500, required=False,
-                           widget=forms.Textarea(attrs={"rows": 2}))
+    note = forms.CharField(
+        label=gettext_lazy("Reason (for the audit log)"),
+        max_length=500,
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 2}),
+    )
 
 
 @admin.register(WaitingEntry)

@@ -88,7 +88,13 @@ FETCH = object()  # "read it now": the running hand and its state, when the call
 
 
 def table_publish_on_commit(
-    *, table_id: int, events: list[dict], table: Table | None = None, hand=FETCH, state=FETCH, seats=None,
+    *,
+    table_id: int,
+    events: list[dict],
+    table: Table | None = None,
+    hand=FETCH,
+    state=FETCH,
+    seats=None,
     stacks=None,
 ) -> int:
     """What one change of the table tells its watchers: its public events, then a public snapshot of the

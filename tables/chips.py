@@ -58,7 +58,9 @@ class LedgerStore:
     ) -> None:
         from cashier import services as cashier
 
-        cashier.hand_settle(table=table, hand_ref=hand_ref, deltas=dict(deltas), put_in=dict(put_in), rake=rake)
+        cashier.hand_settle(
+            table=table, hand_ref=hand_ref, deltas=dict(deltas), put_in=dict(put_in), rake=rake
+        )
 
 
 class TournamentHooks(Protocol):

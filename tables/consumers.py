@@ -67,7 +67,8 @@ async def _hand_hole_cards(table_id: int, hand_id: int) -> dict[str, list[str]]:
     load = _card_loads.get(key)
     if load is None:
         load = _card_loads[key] = asyncio.ensure_future(
-            db_call(services.hand_hole_cards)(table_id=table_id, hand_id=hand_id))
+            db_call(services.hand_hole_cards)(table_id=table_id, hand_id=hand_id)
+        )
         load.add_done_callback(lambda _done: _card_loads.pop(key, None))
     return await asyncio.shield(load)  # one connection closing does not cancel the read for the others
 
@@ -97,8 +98,11 @@ def user_limiter(user_id: int, kind: str) -> protocol.RateLimiter:
     if limiter is None:
         if len(_user_limiters) > 50_000:
             _user_limiters.clear()  # a fresh bucket is a full one: at worst a burst more for everyone
-        rate, burst = (CHAT_RATE_PER_SECOND, CHAT_RATE_BURST) if kind == "chat" else (USER_RATE_PER_SECOND,
-                                                                                      USER_RATE_BURST)
+        rate, burst = (
+            (CHAT_RATE_PER_SECOND, CHAT_RATE_BURST)
+            if kind == "chat"
+            else (USER_RATE_PER_SECOND, USER_RATE_BURST)
+        )
         limiter = _user_limiters[key] = protocol.RateLimiter(rate=rate, burst=burst, clock=time.monotonic)
     return limiter
 
@@ -158,7 +162,6 @@ class RoomConsumer(AsyncWebsocketConsumer):
     async def send_json(self, message: dict) -> None:
         await self.send(text_data=orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode())
 
-
     @property
     def authenticated(self) -> bool:
         user = self.scope.get("user")
@@ -211,19 +214,31 @@ class LobbyConsumer(RoomConsumer):
             return
         with translation.override(self.language):
             if not self.authenticated:
-                await self.send_json({"type": "error", "code": "login_required",
-                                      "message": translation.gettext("Log in to join a waiting list.")})
+                await self.send_json(
+                    {
+                        "type": "error",
+                        "code": "login_required",
+                        "message": translation.gettext("Log in to join a waiting list."),
+                    }
+                )
                 return
             if message.table is None:
-                await self.send_json({"type": "error", "code": "missing_field",
-                                      "message": translation.gettext("Say which table.")})
+                await self.send_json(
+                    {
+                        "type": "error",
+                        "code": "missing_field",
+                        "message": translation.gettext("Say which table."),
+                    }
+                )
                 return
         try:
-            await db_call(_waiting_call)(message, table_id=message.table, user=self.scope["user"],
-                                         language=self.language)
+            await db_call(_waiting_call)(
+                message, table_id=message.table, user=self.scope["user"], language=self.language
+            )
         except services.TableError as refused:
-            await self.send_json({"type": "error", "code": refused.code, "message": refused.message,
-                                  "table": message.table})
+            await self.send_json(
+                {"type": "error", "code": refused.code, "message": refused.message, "table": message.table}
+            )
 
 
 def _waiting_of(table_id: int, user) -> dict | None:
@@ -248,7 +263,9 @@ def language_of(scope: dict) -> str:
     language menu sets), else the browser's Accept-Language, else the default."""
     from django.conf import settings
 
-    headers = {name.decode("latin1").lower(): value.decode("latin1") for name, value in scope.get("headers", [])}
+    headers = {
+        name.decode("latin1").lower(): value.decode("latin1") for name, value in scope.get("headers", [])
+    }
     cookies = SimpleCookie()
     try:
         cookies.load(headers.get("cookie", ""))
@@ -285,20 +302,31 @@ class TableConsumer(RoomConsumer):
         if self.authenticated:
             if not await connection_claim(self.user.pk, self.table_id, self.channel_name):
                 await self.accept()
-                await self.send_error("too_many_connections", self.translated(gettext_noop(
-                    "This table is already open in too many of your windows: close one and try again.")))
+                await self.send_error(
+                    "too_many_connections",
+                    self.translated(
+                        gettext_noop(
+                            "This table is already open in too many of your windows: close one and try again."
+                        )
+                    ),
+                )
                 await self.close(code=CLOSE_TOO_MANY)
                 return
             self.counted = True
         await self.channel_layer.group_add(table_group(self.table_id), self.channel_name)
         await self.player_group_join()
         await self.accept()
-        if self.authenticated:  # counted present (a seat marked disconnected is cleared) before the first state
+        if (
+            self.authenticated
+        ):  # counted present (a seat marked disconnected is cleared) before the first state
             self.present = True
-            await db_call(presence.connection_opened)(table_id=self.table_id, user=self.user,
-                                                      channel=self.channel_name)
+            await db_call(presence.connection_opened)(
+                table_id=self.table_id, user=self.user, channel=self.channel_name
+            )
         await self.send_fresh_state()
-        await self.send_json({"type": "chat_history", "lines": await db_call(chat_recent)(table_id=self.table_id)})
+        await self.send_json(
+            {"type": "chat_history", "lines": await db_call(chat_recent)(table_id=self.table_id)}
+        )
         if self.authenticated:
             waiting = await db_call(_waiting_of)(self.table_id, self.user)
             if waiting is not None:
@@ -308,8 +336,9 @@ class TableConsumer(RoomConsumer):
         if hasattr(self, "table_id"):
             await self.channel_layer.group_discard(table_group(self.table_id), self.channel_name)
         if getattr(self, "present", False):
-            await db_call(presence.connection_closed)(table_id=self.table_id, user=self.user,
-                                                      channel=self.channel_name)
+            await db_call(presence.connection_closed)(
+                table_id=self.table_id, user=self.user, channel=self.channel_name
+            )
         if getattr(self, "counted", False):
             self.counted = False
             await connection_release(self.user.pk, self.table_id, self.channel_name)
@@ -367,7 +396,9 @@ class TableConsumer(RoomConsumer):
             if self.refused_in_row >= FLOOD_CLOSE_AFTER:
                 await self.close(code=CLOSE_FLOOD)
                 return
-            await self.send_error("rate_limited", self.translated(gettext_noop("Too many messages: slow down.")))
+            await self.send_error(
+                "rate_limited", self.translated(gettext_noop("Too many messages: slow down."))
+            )
             return
         self.refused_in_row = 0
         try:
@@ -385,11 +416,15 @@ class TableConsumer(RoomConsumer):
             )
             return
         if not user_limiter(self.user.pk, "all").allow():  # over all of this player's connections
-            await self.send_error("rate_limited", self.translated(gettext_noop("Too many messages: slow down.")))
+            await self.send_error(
+                "rate_limited", self.translated(gettext_noop("Too many messages: slow down."))
+            )
             return
         if isinstance(message, protocol.Chat) and not user_limiter(self.user.pk, "chat").allow():
-            await self.send_error("rate_limited", self.translated(gettext_noop(
-                "You are chatting too fast: wait a few seconds.")))
+            await self.send_error(
+                "rate_limited",
+                self.translated(gettext_noop("You are chatting too fast: wait a few seconds.")),
+            )
             return
         try:
             async with _table_turn(self.table_id):
@@ -414,11 +449,22 @@ class TableConsumer(RoomConsumer):
         table_id, user = self.table_id, self.user
         match message:
             case protocol.Act():
-                services.table_act(table_id=table_id, user=user, hand_id=message.hand_id,
-                                   action_no=message.action_no, action=message.action, amount=message.amount)
+                services.table_act(
+                    table_id=table_id,
+                    user=user,
+                    hand_id=message.hand_id,
+                    action_no=message.action_no,
+                    action=message.action,
+                    amount=message.amount,
+                )
             case protocol.Join():
-                services.seat_take(table_id=table_id, user=user, seat_number=message.seat, buy_in=message.buy_in,
-                                   post=message.post)
+                services.seat_take(
+                    table_id=table_id,
+                    user=user,
+                    seat_number=message.seat,
+                    buy_in=message.buy_in,
+                    post=message.post,
+                )
             case protocol.SitOut():
                 services.seat_sit_out(table_id=table_id, user=user)
             case protocol.SitIn():
@@ -428,8 +474,13 @@ class TableConsumer(RoomConsumer):
             case protocol.Leave():
                 services.seat_leave(table_id=table_id, user=user)
             case protocol.Options():
-                services.seat_options(table_id=table_id, user=user, auto_muck=message.auto_muck,
-                                      straddle=message.straddle, run_twice=message.run_twice)
+                services.seat_options(
+                    table_id=table_id,
+                    user=user,
+                    auto_muck=message.auto_muck,
+                    straddle=message.straddle,
+                    run_twice=message.run_twice,
+                )
             case protocol.Chat():
                 services.table_chat(table_id=table_id, user=user, text=message.text)
             case protocol.WaitingJoin():

@@ -43,10 +43,15 @@ class RakeSchedule(models.Model):
     name = models.CharField(_("name"), max_length=80, unique=True)
     method = models.CharField(_("method"), max_length=16, choices=Method.choices)
     unit = models.PositiveIntegerField(
-        _("unit"), default=18, validators=[MinValueValidator(1)], help_text=_("per_unit: pot size per chip of rake")
+        _("unit"),
+        default=18,
+        validators=[MinValueValidator(1)],
+        help_text=_("per_unit: pot size per chip of rake"),
     )
     per_mille = models.PositiveIntegerField(
-        _("rate (per mille)"), default=55, validators=[MaxValueValidator(1000)],
+        _("rate (per mille)"),
+        default=55,
+        validators=[MaxValueValidator(1000)],
         help_text=_("percent: thousandths of the pots (55 = 5.5 %)"),
     )
     no_flop_no_drop = models.BooleanField(_("no flop, no drop"), default=True)
@@ -60,7 +65,9 @@ class RakeSchedule(models.Model):
 
     def clean(self) -> None:
         if self.method == self.Method.PER_UNIT and (self.unit or 0) < 1:
-            raise ValidationError({"unit": _("A rake of one chip per whole unit needs a unit of at least 1.")})
+            raise ValidationError(
+                {"unit": _("A rake of one chip per whole unit needs a unit of at least 1.")}
+            )
 
 
 class RakeCap(models.Model):
@@ -81,7 +88,9 @@ class RakeCap(models.Model):
         verbose_name_plural = _("rake caps")
         ordering = ("players_min", "big_blind_min")
         constraints = [
-            models.UniqueConstraint(fields=("schedule", "players_min", "big_blind_min"), name="rake_cap_unique")
+            models.UniqueConstraint(
+                fields=("schedule", "players_min", "big_blind_min"), name="rake_cap_unique"
+            )
         ]
 
     def __str__(self) -> str:
@@ -95,18 +104,26 @@ class Table(models.Model):
 
     name = models.CharField(_("name"), max_length=80, unique=True)
     kind = models.CharField(
-        _("kind"), max_length=10, choices=Kind.choices, default=Kind.CASH, editable=False,
+        _("kind"),
+        max_length=10,
+        choices=Kind.choices,
+        default=Kind.CASH,
+        editable=False,
         help_text="cash: stacks are the ledger's seat accounts; tournament: a tournament's own chip counts "
-                  "(tables.chips), seated and dealt by the tournament",
+        "(tables.chips), seated and dealt by the tournament",
     )
     game = models.CharField(_("game"), max_length=16, choices=Game.choices, default=Game.HOLDEM)
-    structure = models.CharField(_("structure"), max_length=2, choices=Structure.choices, default=Structure.NO_LIMIT)
+    structure = models.CharField(
+        _("structure"), max_length=2, choices=Structure.choices, default=Structure.NO_LIMIT
+    )
     currency = models.CharField(_("currency"), max_length=4, choices=Currency.choices, default=Currency.PLAY)
     chip = models.PositiveIntegerField(_("smallest chip"), default=1, validators=[MinValueValidator(1)])
     small_blind = models.PositiveIntegerField(_("small blind"), validators=[MinValueValidator(1)])
     big_blind = models.PositiveIntegerField(_("big blind"), validators=[MinValueValidator(1)])
     ante = models.PositiveIntegerField(
-        _("big-blind ante"), default=0, editable=False,
+        _("big-blind ante"),
+        default=0,
+        editable=False,
         help_text="tournament tables: the level's big-blind ante (dead money the big blind posts); 0 for none",
     )
     min_buy_in = models.PositiveIntegerField(_("minimum buy-in"), blank=True)
@@ -116,12 +133,19 @@ class Table(models.Model):
     )
     allow_straddle = models.BooleanField(_("straddle allowed"), default=False)
     bomb_pot_every = models.PositiveSmallIntegerField(
-        _("bomb pot every (hands)"), null=True, blank=True, validators=[MinValueValidator(1)],
-        help_text=_("Every this many hands, a bomb pot: every player posts the ante and the hand starts on the "
-                    "flop, without blinds. Empty: no bomb pots."),
+        _("bomb pot every (hands)"),
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(1)],
+        help_text=_(
+            "Every this many hands, a bomb pot: every player posts the ante and the hand starts on the "
+            "flop, without blinds. Empty: no bomb pots."
+        ),
     )
     bomb_pot_ante_bb = models.PositiveSmallIntegerField(
-        _("bomb pot ante (big blinds)"), null=True, blank=True,
+        _("bomb pot ante (big blinds)"),
+        null=True,
+        blank=True,
         validators=[MinValueValidator(1), MaxValueValidator(BOMB_POT_MAX_ANTE_BB)],
         help_text=_("What every player posts in a bomb pot, in big blinds."),
     )
@@ -132,48 +156,74 @@ class Table(models.Model):
         _("seconds to act"), default=20, validators=[MinValueValidator(5), MaxValueValidator(600)]
     )
     time_bank_seconds = models.PositiveSmallIntegerField(
-        _("time bank (seconds)"), default=30, validators=[MaxValueValidator(3600)],
+        _("time bank (seconds)"),
+        default=30,
+        validators=[MaxValueValidator(3600)],
         help_text=_("What a player's time bank holds when they sit down."),
     )
     time_bank_max_seconds = models.PositiveSmallIntegerField(
-        _("time bank maximum (seconds)"), default=60, validators=[MaxValueValidator(3600)],
+        _("time bank maximum (seconds)"),
+        default=60,
+        validators=[MaxValueValidator(3600)],
         help_text=_("The refills never take a time bank above this."),
     )
     time_bank_refill_seconds = models.PositiveSmallIntegerField(
-        _("time bank refill (seconds)"), default=5, validators=[MaxValueValidator(600)],
+        _("time bank refill (seconds)"),
+        default=5,
+        validators=[MaxValueValidator(600)],
         help_text=_("Added to the time bank of every player dealt in, every so many hands. 0: no refill."),
     )
     time_bank_refill_hands = models.PositiveSmallIntegerField(
-        _("time bank refill every (hands)"), default=10, validators=[MinValueValidator(1), MaxValueValidator(1000)],
-        help_text=_("Every this many hands the table deals, the time bank of each player dealt in is refilled."),
+        _("time bank refill every (hands)"),
+        default=10,
+        validators=[MinValueValidator(1), MaxValueValidator(1000)],
+        help_text=_(
+            "Every this many hands the table deals, the time bank of each player dealt in is refilled."
+        ),
     )
     sit_out_limit_seconds = models.PositiveIntegerField(
-        _("sitting out at most (seconds)"), default=600, validators=[MinValueValidator(1), MaxValueValidator(86400)],
-        help_text=_("A player sitting out longer loses the seat (after the hand in play); the stack goes back to "
-                    "the wallet."),
+        _("sitting out at most (seconds)"),
+        default=600,
+        validators=[MinValueValidator(1), MaxValueValidator(86400)],
+        help_text=_(
+            "A player sitting out longer loses the seat (after the hand in play); the stack goes back to "
+            "the wallet."
+        ),
     )
     bust_limit_seconds = models.PositiveIntegerField(
-        _("busted, buy back within (seconds)"), default=120,
+        _("busted, buy back within (seconds)"),
+        default=120,
         validators=[MinValueValidator(1), MaxValueValidator(86400)],
         help_text=_("A player left with no chips who does not buy back within this time loses the seat."),
     )
     bots_allowed = models.BooleanField(_("house bots may sit"), default=False)
     is_open = models.BooleanField(_("open"), default=True)
     paused = models.BooleanField(
-        _("paused"), default=False, editable=False,
+        _("paused"),
+        default=False,
+        editable=False,
         help_text="no new hand is dealt (the hand in play finishes); staff pause and resume from the table's page",
     )
     pause_notice = models.CharField(_("pause notice"), max_length=300, blank=True, default="", editable=False)
     waiting_count = models.PositiveIntegerField(
-        default=0, editable=False, help_text="players on the waiting list (kept with the list, under the table's lock)"
+        default=0,
+        editable=False,
+        help_text="players on the waiting list (kept with the list, under the table's lock)",
     )
     bots_made_room = models.PositiveSmallIntegerField(
-        default=0, editable=False, help_text="house bots that left to make room for people, who come back later"
+        default=0,
+        editable=False,
+        help_text="house bots that left to make room for people, who come back later",
     )
-    seq = models.BigIntegerField(default=0, editable=False, help_text="number of the last message the table sent")
+    seq = models.BigIntegerField(
+        default=0, editable=False, help_text="number of the last message the table sent"
+    )
     hands_dealt = models.PositiveIntegerField(default=0, editable=False)
     positions = models.JSONField(
-        null=True, blank=True, editable=False, help_text="button and blinds of the last hand played (engine seats)"
+        null=True,
+        blank=True,
+        editable=False,
+        help_text="button and blinds of the last hand played (engine seats)",
     )
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -182,8 +232,12 @@ class Table(models.Model):
         verbose_name_plural = _("tables")
         ordering = ("currency", "big_blind", "name")
         constraints = [
-            models.CheckConstraint(condition=models.Q(big_blind__gte=models.F("small_blind")), name="table_blinds"),
-            models.CheckConstraint(condition=models.Q(max_buy_in__gte=models.F("min_buy_in")), name="table_buy_in"),
+            models.CheckConstraint(
+                condition=models.Q(big_blind__gte=models.F("small_blind")), name="table_blinds"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(max_buy_in__gte=models.F("min_buy_in")), name="table_buy_in"
+            ),
             models.CheckConstraint(
                 condition=~models.Q(currency="eur") | models.Q(min_buy_in__lte=EUR_SESSION_CAP),
                 name="table_eur_min_buy_in_within_cap",
@@ -197,7 +251,9 @@ class Table(models.Model):
             ),
             models.CheckConstraint(
                 condition=models.Q(bomb_pot_every__isnull=True, bomb_pot_ante_bb__isnull=True)
-                | models.Q(bomb_pot_every__gte=1, bomb_pot_ante_bb__gte=1, bomb_pot_ante_bb__lte=BOMB_POT_MAX_ANTE_BB),
+                | models.Q(
+                    bomb_pot_every__gte=1, bomb_pot_ante_bb__gte=1, bomb_pot_ante_bb__lte=BOMB_POT_MAX_ANTE_BB
+                ),
                 name="table_bomb_pot",
             ),
         ]
@@ -252,7 +308,9 @@ class Table(models.Model):
         self._clean_bomb_pot(errors)
         if self.time_bank_seconds is not None and self.time_bank_max_seconds is not None:
             if self.time_bank_seconds > self.time_bank_max_seconds:
-                errors["time_bank_max_seconds"] = _("The maximum cannot be below what the time bank starts with.")
+                errors["time_bank_max_seconds"] = _(
+                    "The maximum cannot be below what the time bank starts with."
+                )
         if errors:
             raise ValidationError(errors)
 
@@ -281,7 +339,9 @@ class Table(models.Model):
         if self.min_buy_in > self.max_buy_in:
             errors.setdefault("max_buy_in", _("The maximum buy-in cannot be below the minimum."))
         if self.currency == Currency.EUR and self.min_buy_in > EUR_SESSION_CAP:
-            errors.setdefault("min_buy_in", _("A euro table's minimum buy-in cannot exceed EUR 1,000 (the session cap)."))
+            errors.setdefault(
+                "min_buy_in", _("A euro table's minimum buy-in cannot exceed EUR 1,000 (the session cap).")
+            )
 
     def _clean_game(self, errors: dict) -> None:
         allowed = GAME_STRUCTURES.get(self.game, ())
@@ -307,7 +367,9 @@ class Table(models.Model):
         if self.max_buy_in is None:
             self.max_buy_in = high
         if self.positions and any(seat >= self.seats for seat in self.positions.values()):
-            self.positions = None  # the last hand's button is no seat of this table now: the next one starts afresh
+            self.positions = (
+                None  # the last hand's button is no seat of this table now: the next one starts afresh
+            )
         super().save(*args, **kwargs)
         update_fields = kwargs.get("update_fields")
         if update_fields is not None and "seats" not in update_fields:
@@ -331,7 +393,9 @@ class Seat(models.Model):
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seat_set")
     number = models.PositiveSmallIntegerField(_("seat"))
-    user = models.ForeignKey("accounts.User", on_delete=models.PROTECT, null=True, blank=True, related_name="seats")
+    user = models.ForeignKey(
+        "accounts.User", on_delete=models.PROTECT, null=True, blank=True, related_name="seats"
+    )
     status = models.CharField(_("status"), max_length=16, choices=Status.choices, default=Status.EMPTY)
     auto_muck = models.BooleanField(_("auto-muck"), default=True)
     straddle = models.BooleanField(_("straddle when first after the big blind"), default=False)
@@ -401,7 +465,8 @@ class WaitingEntry(models.Model):
         constraints = [
             models.UniqueConstraint(fields=("table", "user"), name="waiting_once_per_table"),
             models.UniqueConstraint(
-                fields=("table", "offered_seat"), condition=models.Q(offered_seat__isnull=False),
+                fields=("table", "offered_seat"),
+                condition=models.Q(offered_seat__isnull=False),
                 name="waiting_one_offer_per_seat",
             ),
         ]
@@ -469,7 +534,9 @@ class ChatLine(models.Model):
     """A line of a table's chat, kept so that whoever joins or reloads sees the last lines."""
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="chat_lines")
-    user = models.ForeignKey("accounts.User", on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    user = models.ForeignKey(
+        "accounts.User", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
     name = models.CharField(_("player"), max_length=150)
     bot = models.BooleanField(default=False)
     seat = models.PositiveSmallIntegerField(_("seat"), null=True, blank=True)
@@ -494,7 +561,11 @@ class ChatMute(models.Model):
     )
     reason = models.CharField(_("reason"), max_length=200, blank=True)
     muted_by = models.ForeignKey(
-        "accounts.User", on_delete=models.SET_NULL, null=True, blank=True, related_name="+",
+        "accounts.User",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
         verbose_name=_("muted by"),
     )
     created_at = models.DateTimeField(_("muted at"), auto_now_add=True)
@@ -538,7 +609,9 @@ class PayoutDay(models.Model):
         ordering = ("-day", "currency", "game")
         constraints = [
             models.UniqueConstraint(fields=("day", "game", "currency"), name="payout_day_unique"),
-            models.CheckConstraint(condition=models.Q(put_in__gte=0, paid_back__gte=0), name="payout_day_amounts"),
+            models.CheckConstraint(
+                condition=models.Q(put_in__gte=0, paid_back__gte=0), name="payout_day_amounts"
+            ),
         ]
 
     def __str__(self) -> str:

@@ -93,7 +93,9 @@ class WaitingLeave:
     table: int | None
 
 
-ClientMessage = Join | Act | SitOut | SitIn | TopUp | Leave | Options | Chat | Sync | WaitingJoin | WaitingLeave
+ClientMessage = (
+    Join | Act | SitOut | SitIn | TopUp | Leave | Options | Chat | Sync | WaitingJoin | WaitingLeave
+)
 
 
 def _integer(data: dict, name: str, *, required: bool = True, minimum: int = 0) -> int | None:
@@ -106,7 +108,9 @@ def _integer(data: dict, name: str, *, required: bool = True, minimum: int = 0) 
     if isinstance(value, bool) or not isinstance(value, int):
         raise ProtocolError("bad_type", _("“%(name)s” must be a whole number.") % {"name": name})
     if value < minimum:
-        raise ProtocolError("bad_value", _("“%(name)s” must be at least %(min)d.") % {"name": name, "min": minimum})
+        raise ProtocolError(
+            "bad_value", _("“%(name)s” must be at least %(min)d.") % {"name": name, "min": minimum}
+        )
     if value > MAX_AMOUNT:
         raise ProtocolError("bad_value", _("“%(name)s” is too large.") % {"name": name})
     return value
@@ -116,7 +120,8 @@ def _choice(data: dict, name: str, choices: tuple[str, ...], default: str | None
     value = data.get(name, default)
     if not isinstance(value, str) or value not in choices:
         raise ProtocolError(
-            "bad_value", _("“%(name)s” must be one of: %(choices)s.") % {"name": name, "choices": ", ".join(choices)}
+            "bad_value",
+            _("“%(name)s” must be one of: %(choices)s.") % {"name": name, "choices": ", ".join(choices)},
         )
     return value
 
@@ -166,8 +171,11 @@ def parse_client_message(raw: str | bytes | None) -> ClientMessage:
     if kind == "leave":
         return Leave()
     if kind == "options":
-        options = Options(auto_muck=_boolean(data, "auto_muck"), straddle=_boolean(data, "straddle"),
-                          run_twice=_boolean(data, "run_twice"))
+        options = Options(
+            auto_muck=_boolean(data, "auto_muck"),
+            straddle=_boolean(data, "straddle"),
+            run_twice=_boolean(data, "run_twice"),
+        )
         if options.auto_muck is None and options.straddle is None and options.run_twice is None:
             raise ProtocolError("missing_field", _("Say which option to change."))
         return options
@@ -176,7 +184,9 @@ def parse_client_message(raw: str | bytes | None) -> ClientMessage:
         if not isinstance(text, str) or not text.strip():
             raise ProtocolError("bad_value", _("A chat message needs some text."))
         if len(text) > MAX_CHAT_CHARS:
-            raise ProtocolError("too_large", _("A chat message has at most %(n)d characters.") % {"n": MAX_CHAT_CHARS})
+            raise ProtocolError(
+                "too_large", _("A chat message has at most %(n)d characters.") % {"n": MAX_CHAT_CHARS}
+            )
         return Chat(text=text.strip())
     if kind == "sync":
         return Sync()

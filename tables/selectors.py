@@ -19,17 +19,28 @@ STATS_WINDOW = timedelta(hours=1)
 
 def _annotated(queryset):
     return queryset.annotate(
-        players=Count("seat_set", filter=Q(seat_set__user__isnull=False) & ~Q(seat_set__status=Seat.Status.EMPTY)),
-        bots=Count("seat_set", filter=Q(seat_set__user__is_bot=True) & ~Q(seat_set__status=Seat.Status.EMPTY)),
+        players=Count(
+            "seat_set", filter=Q(seat_set__user__isnull=False) & ~Q(seat_set__status=Seat.Status.EMPTY)
+        ),
+        bots=Count(
+            "seat_set", filter=Q(seat_set__user__is_bot=True) & ~Q(seat_set__status=Seat.Status.EMPTY)
+        ),
     )
 
 
 def table_list_open() -> list[dict]:
     """Every open table as PROTOCOL.md's `/api/tables/` entry with the lobby's figures, in two queries."""
     # Ordered here: Django leaves Meta.ordering out of a query that groups (the counts), so the order wandered.
-    tables = list(_annotated(Table.objects.filter(is_open=True, kind=Table.Kind.CASH)).order_by("currency", "big_blind", "structure", "name"))
+    tables = list(
+        _annotated(Table.objects.filter(is_open=True, kind=Table.Kind.CASH)).order_by(
+            "currency", "big_blind", "structure", "name"
+        )
+    )
     stats = table_stats(table_ids=[t.id for t in tables])
-    return [{**table_as_json(table=t, players=t.players, bots=t.bots), **stats.get(t.id, EMPTY_STATS)} for t in tables]
+    return [
+        {**table_as_json(table=t, players=t.players, bots=t.bots), **stats.get(t.id, EMPTY_STATS)}
+        for t in tables
+    ]
 
 
 EMPTY_STATS = {"avg_pot": None, "players_per_flop": None, "hands_per_hour": 0}
@@ -42,8 +53,12 @@ def table_stats(*, table_ids: list[int]) -> dict[int, dict]:
     rows = (
         Hand.objects.filter(table_id__in=table_ids, status=Hand.Status.COMPLETE, ended_at__gte=since)
         .values("table_id")
-        .annotate(hands=Count("id"), avg_pot=Avg("pot_total"), dealt=Sum("players_dealt"),
-                  saw_flop=Sum("players_saw_flop"))
+        .annotate(
+            hands=Count("id"),
+            avg_pot=Avg("pot_total"),
+            dealt=Sum("players_dealt"),
+            saw_flop=Sum("players_saw_flop"),
+        )
     )
     return {
         row["table_id"]: {
@@ -68,8 +83,13 @@ def table_players(*, table_id: int) -> list[dict] | None:
         return None
     stacks = seat_stacks(table=table)
     return [
-        {"seat": seat.number, "name": seat.user.username, "bot": seat.user.is_bot,
-         "stack": stacks.get(seat.number, 0), "status": seat.status}
+        {
+            "seat": seat.number,
+            "name": seat.user.username,
+            "bot": seat.user.is_bot,
+            "stack": stacks.get(seat.number, 0),
+            "status": seat.status,
+        }
         for seat in table_seats(table=table)
         if seat.user_id is not None
     ]
@@ -94,8 +114,10 @@ def table_as_json(*, table: Table, players: int, bots: int) -> dict:
         "straddle": table.allow_straddle and table.structure != "fl",
         "bomb_pot": table_bomb_pot_json(table=table),
         "time_bank": {
-            "start_seconds": table.time_bank_seconds, "max_seconds": table.time_bank_max_seconds,
-            "refill_seconds": table.time_bank_refill_seconds, "refill_every_hands": table.time_bank_refill_hands,
+            "start_seconds": table.time_bank_seconds,
+            "max_seconds": table.time_bank_max_seconds,
+            "refill_seconds": table.time_bank_refill_seconds,
+            "refill_every_hands": table.time_bank_refill_hands,
         },
         "waiting": table.waiting_count,
         "paused": table.paused,
@@ -113,8 +135,12 @@ def chat_recent(*, table_id: int, limit: int = 20) -> list[dict]:
 
 def chat_line_json(line) -> dict:
     """A kept chat line as the `chat` event and `chat_history` carry it: the author as the server knows them."""
-    return {"player": {"name": line.name, "bot": line.bot}, "seat": line.seat, "text": line.text,
-            "at": line.created_at.isoformat()}
+    return {
+        "player": {"name": line.name, "bot": line.bot},
+        "seat": line.seat,
+        "text": line.text,
+        "at": line.created_at.isoformat(),
+    }
 
 
 def table_bomb_pot_json(*, table: Table) -> dict | None:
@@ -122,8 +148,12 @@ def table_bomb_pot_json(*, table: Table) -> dict | None:
     unit) from every player; `next_in` hands to the next one (1: the next hand). None: no bomb pots."""
     if not table.bomb_pot_every:
         return None
-    return {"every": table.bomb_pot_every, "ante_bb": table.bomb_pot_ante_bb,
-            "ante": table.bomb_pot_ante_amount, "next_in": table.bomb_pot_next_in}
+    return {
+        "every": table.bomb_pot_every,
+        "ante_bb": table.bomb_pot_ante_bb,
+        "ante": table.bomb_pot_ante_amount,
+        "next_in": table.bomb_pot_next_in,
+    }
 
 
 def table_seats(*, table: Table) -> list:
@@ -151,7 +181,9 @@ def table_people_seated(*, table: Table) -> list[str]:
     """The names of everyone who has a seat or chips at `table` now (a seat row or an open seat session)."""
     names = set(Seat.objects.filter(table=table, user__isnull=False).values_list("user__username", flat=True))
     names |= set(
-        SeatSession.objects.filter(table=table, closed_at__isnull=True).values_list("user__username", flat=True)
+        SeatSession.objects.filter(table=table, closed_at__isnull=True).values_list(
+            "user__username", flat=True
+        )
     )
     return sorted(names)
 
@@ -162,9 +194,13 @@ def table_faults(*, table: Table) -> list[str]:
     faults = []
     beyond = Seat.objects.filter(table=table, user__isnull=False, number__gt=table.seats).order_by("number")
     if beyond.exists():
-        faults.append(_("Players sit at seat %(seat)s of a %(seats)s-seat table.") % {
-            "seat": beyond.last().number, "seats": table.seats})
-    currencies = set(SeatSession.objects.filter(table=table, closed_at__isnull=True).values_list("currency", flat=True))
+        faults.append(
+            _("Players sit at seat %(seat)s of a %(seats)s-seat table.")
+            % {"seat": beyond.last().number, "seats": table.seats}
+        )
+    currencies = set(
+        SeatSession.objects.filter(table=table, closed_at__isnull=True).values_list("currency", flat=True)
+    )
     if currencies - {table.currency}:
         faults.append(_("Players' chips are in another currency than the table's."))
     if table.rake_schedule_id is not None:
@@ -173,7 +209,6 @@ def table_faults(*, table: Table) -> list[str]:
         except ValidationError:
             faults.append(_("The table's rake schedule cannot work out a rake."))
     return faults
-
 
 
 def hand_running(*, table: Table) -> Hand | None:
@@ -193,7 +228,9 @@ def rake_schedule_for(*, table: Table) -> EngineRakeSchedule | None:
     for row in rows:
         higher_players = [p for p in player_steps if p > row.players_min]
         higher_blinds = sorted(
-            r.big_blind_min for r in rows if r.players_min == row.players_min and r.big_blind_min > row.big_blind_min
+            r.big_blind_min
+            for r in rows
+            if r.players_min == row.players_min and r.big_blind_min > row.big_blind_min
         )
         caps.append(
             EngineRakeCap(
@@ -206,10 +243,17 @@ def rake_schedule_for(*, table: Table) -> EngineRakeSchedule | None:
         )
     if schedule.method == RakeSchedule.Method.PER_UNIT:
         return EngineRakeSchedule(
-            rule=RakeRule.PER_UNIT, chip=table.chip, per_unit_amount=schedule.unit, per_unit_rake=table.chip,
-            caps=tuple(caps), no_flop_no_drop=schedule.no_flop_no_drop,
+            rule=RakeRule.PER_UNIT,
+            chip=table.chip,
+            per_unit_amount=schedule.unit,
+            per_unit_rake=table.chip,
+            caps=tuple(caps),
+            no_flop_no_drop=schedule.no_flop_no_drop,
         )
     return EngineRakeSchedule(
-        rule=RakeRule.PER_MILLE, chip=table.chip, per_mille=schedule.per_mille, caps=tuple(caps),
+        rule=RakeRule.PER_MILLE,
+        chip=table.chip,
+        per_mille=schedule.per_mille,
+        caps=tuple(caps),
         no_flop_no_drop=schedule.no_flop_no_drop,
     )

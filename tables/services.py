@@ -88,8 +88,10 @@ def _not_tournament(table: Table) -> None:
     """Players of a tournament are seated, moved and unseated by the tournament: they cannot take a seat,
     leave with chips, sit out or buy chips at its tables."""
     if table.is_tournament:
-        raise TableError("tournament_table", _("At a tournament table the tournament seats you, and you play "
-                                                "every hand until you are out."))
+        raise TableError(
+            "tournament_table",
+            _("At a tournament table the tournament seats you, and you play every hand until you are out."),
+        )
 
 
 def _seat_of(*, table: Table, user) -> Seat | None:
@@ -131,7 +133,9 @@ def seat_take(*, table_id: int, user, seat_number: int | None, buy_in: int, post
         seat.time_bank_ms = table.time_bank_seconds * 1000
         seat.disconnected = False  # sitting down is done over a connection to the table
         seat.save()
-        _after_seat_change(table=table, event="seat", data={"seat": seat.number, "player": _player_json(user)})
+        _after_seat_change(
+            table=table, event="seat", data={"seat": seat.number, "player": _player_json(user)}
+        )
         return seat
 
 
@@ -212,8 +216,13 @@ def seat_sit_in(*, table_id: int, user, post: str) -> None:
         seat.sat_out_at = None
         seat.post_now = post == "now"
         seat.save()
-        _after_seat_change(table=table, event="seat", data={"seat": seat.number, "sitting_out": False}, seats=seats,
-                           stacks=stacks)
+        _after_seat_change(
+            table=table,
+            event="seat",
+            data={"seat": seat.number, "sitting_out": False},
+            seats=seats,
+            stacks=stacks,
+        )
 
 
 def seat_options(
@@ -246,8 +255,9 @@ def seat_top_up(*, table_id: int, user, amount: int) -> None:
         if in_hand:
             raise TableError("hand_in_progress", _("Top up between hands, once this hand is over."))
         cashier.seat_top_up(user=user, table=table, amount=amount)
-        _after_seat_change(table=table, event="seat", data={"seat": seat.number, "top_up": amount}, lobby=False,
-                           seats=seats)
+        _after_seat_change(
+            table=table, event="seat", data={"seat": seat.number, "top_up": amount}, lobby=False, seats=seats
+        )
 
 
 def table_chat(*, table_id: int, user, text: str) -> ChatLine:
@@ -258,11 +268,14 @@ def table_chat(*, table_id: int, user, text: str) -> ChatLine:
         table = table_lock(table_id=table_id)
         seat = _seat_of(table=table, user=user)
         if seat is None:
-            raise TableError("not_seated", _("Only the players seated at this table can chat; spectators read."))
+            raise TableError(
+                "not_seated", _("Only the players seated at this table can chat; spectators read.")
+            )
         if ChatMute.objects.filter(user=user).exists():
             raise TableError("muted", _("Staff have muted you in the chat: your messages are not sent."))
-        line = ChatLine.objects.create(table=table, user=user, name=user.username, bot=user.is_bot,
-                                       seat=seat.number, text=text)
+        line = ChatLine.objects.create(
+            table=table, user=user, name=user.username, bot=user.is_bot, seat=seat.number, text=text
+        )
         effects.event(table_id=table.id, event="chat", data=chat_line_json(line))
         return line
 
@@ -283,8 +296,9 @@ def seat_connection(*, table_id: int, user, connected: bool, still_gone=None) ->
             return False
         seat.disconnected = not connected
         seat.save(update_fields=["disconnected"])
-        _after_seat_change(table=table, event="seat", data={"seat": seat.number, "disconnected": not connected},
-                           lobby=False)
+        _after_seat_change(
+            table=table, event="seat", data={"seat": seat.number, "disconnected": not connected}, lobby=False
+        )
         return True
 
 
@@ -311,13 +325,24 @@ def _player_json(user) -> dict | None:
 
 
 def _after_seat_change(
-    *, table: Table, event: str, data: dict, lobby: bool = True, locked: bool = True, seats: list[Seat] | None = None,
+    *,
+    table: Table,
+    event: str,
+    data: dict,
+    lobby: bool = True,
+    locked: bool = True,
+    seats: list[Seat] | None = None,
     stacks: dict[int, int] | None = None,
 ) -> None:
     """Publish a change of the seats. `table` was read under its lock in this transaction unless `locked` is
     False; `seats` and `stacks`, when given, are current (read in this transaction, after the change)."""
-    effects.publish(table_id=table.id, events=[{"event": event, **data}], table=table if locked else None,
-                    seats=seats, stacks=stacks)
+    effects.publish(
+        table_id=table.id,
+        events=[{"event": event, **data}],
+        table=table if locked else None,
+        seats=seats,
+        stacks=stacks,
+    )
     if lobby and not table.is_tournament:
         effects.lobby_changed()
     if not table.is_tournament:  # the tournament deals its tables (tables.chips hooks)
@@ -329,8 +354,11 @@ def _after_seat_change(
 
 def _seat_state(seat: Seat, *, tournament: bool = False) -> SeatState:
     if tournament:  # nobody sits out of a tournament: away players are dealt in and the clock folds them
-        return SeatState(new=seat.is_new, missed=MissedBlinds(small=seat.missed_small, big=seat.missed_big),
-                         just_posted_big_blind=seat.just_posted_big_blind)
+        return SeatState(
+            new=seat.is_new,
+            missed=MissedBlinds(small=seat.missed_small, big=seat.missed_big),
+            just_posted_big_blind=seat.just_posted_big_blind,
+        )
     return SeatState(
         sitting_out=seat.status == Seat.Status.SITTING_OUT,
         new=seat.is_new,
@@ -370,22 +398,31 @@ def hand_deal(*, table_id: int, by_tournament: bool = False, first_button: int |
                     seat.status = Seat.Status.SITTING_OUT
                     seat.sat_out_at = seat.sat_out_at or timezone.now()
                     seat.save(update_fields=["status", "sat_out_at"])
-            if not any(not seat.user.is_bot and seat.status != Seat.Status.SITTING_OUT for seat in seats.values()):
+            if not any(
+                not seat.user.is_bot and seat.status != Seat.Status.SITTING_OUT for seat in seats.values()
+            ):
                 return None  # house bots play with people, never only among themselves
         states = {number: _seat_state(seat, tournament=by_tournament) for number, seat in seats.items()}
         previous = Positions(**table.positions) if table.positions else None
         if first_button is None or first_button not in states:
             first_button = min(states) if states else None
         try:
-            plan = plan_hand(seat_count=table.seats, previous=previous, seats=states, first_button=first_button,
-                             tournament=by_tournament)
+            plan = plan_hand(
+                seat_count=table.seats,
+                previous=previous,
+                seats=states,
+                first_button=first_button,
+                tournament=by_tournament,
+            )
         except NotEnoughPlayers:
             return None
         posts = [(post.seat, post.kind) for post in plan.posts]
         # A bomb pot (a table option) replaces the blinds: every player dealt in posts the ante, and the button
         # and the blinds' positions move on as if the blinds had been posted.
         bomb_pot = table.bomb_pot_ante(hand_number=table.hands_dealt + 1)
-        straddler = None if bomb_pot else _straddler(table=table, plan=plan, seats=seats, stacks=stacks, posts=posts)
+        straddler = (
+            None if bomb_pot else _straddler(table=table, plan=plan, seats=seats, stacks=stacks, posts=posts)
+        )
         # Tournaments: the big-blind ante, dead money the big blind posts for the table (as far as it covers).
         antes = {plan.big_blind: table.ante} if table.ante and plan.big_blind in plan.dealt_in else {}
         if straddler is not None:
@@ -415,7 +452,8 @@ def hand_deal(*, table_id: int, by_tournament: bool = False, first_button: int |
         state = start_hand(config=config)
         table.hands_dealt += 1
         table.positions = {
-            "button": plan.positions.button, "small_blind": plan.positions.small_blind,
+            "button": plan.positions.button,
+            "small_blind": plan.positions.small_blind,
             "big_blind": plan.positions.big_blind,
         }
         table.save(update_fields=["hands_dealt", "positions"])
@@ -424,8 +462,15 @@ def hand_deal(*, table_id: int, by_tournament: bool = False, first_button: int |
         every = table.time_bank_refill_hands
         refill = table.time_bank_refill_seconds > 0 and every > 0 and table.hands_dealt % every == 0
         for number, seat in seats.items():
-            before = (seat.missed_small, seat.missed_big, seat.is_new, seat.post_now, seat.status, seat.time_bank_ms,
-                      seat.just_posted_big_blind)
+            before = (
+                seat.missed_small,
+                seat.missed_big,
+                seat.is_new,
+                seat.post_now,
+                seat.status,
+                seat.time_bank_ms,
+                seat.just_posted_big_blind,
+            )
             seat.just_posted_big_blind = False  # a hand dealt or waited out here: the move's flag is spent
             missed = plan.missed_blinds.get(number, MissedBlinds())
             seat.missed_small, seat.missed_big = missed.small, missed.big
@@ -437,20 +482,41 @@ def hand_deal(*, table_id: int, by_tournament: bool = False, first_button: int |
                     _time_bank_refill(table=table, seat=seat)
             elif seat.status != Seat.Status.SITTING_OUT:
                 seat.status = Seat.Status.WAITING_BB
-            if (seat.missed_small, seat.missed_big, seat.is_new, seat.post_now, seat.status,
-                    seat.time_bank_ms, seat.just_posted_big_blind) != before:
+            if (
+                seat.missed_small,
+                seat.missed_big,
+                seat.is_new,
+                seat.post_now,
+                seat.status,
+                seat.time_bank_ms,
+                seat.just_posted_big_blind,
+            ) != before:
                 moved.append(seat)
         if moved:  # most deals move no seat: the same players, playing on
-            Seat.objects.bulk_update(moved, ["missed_small", "missed_big", "is_new", "post_now", "status",
-                                             "time_bank_ms", "just_posted_big_blind"])
+            Seat.objects.bulk_update(
+                moved,
+                [
+                    "missed_small",
+                    "missed_big",
+                    "is_new",
+                    "post_now",
+                    "status",
+                    "time_bank_ms",
+                    "just_posted_big_blind",
+                ],
+            )
         hand = Hand(
             table=table,
             number=table.hands_dealt,
             config=config.as_dict(),
             actions=[],
             players={
-                str(number): {"user": seats[number].user_id, "name": seats[number].user.username,
-                              "bot": seats[number].user.is_bot, "session": sessions[number + 1]}
+                str(number): {
+                    "user": seats[number].user_id,
+                    "name": seats[number].user.username,
+                    "bot": seats[number].user.is_bot,
+                    "session": sessions[number + 1],
+                }
                 for number in plan.dealt_in
             },
             deck_secret=secret.to_json(),
@@ -461,8 +527,9 @@ def hand_deal(*, table_id: int, by_tournament: bool = False, first_button: int |
         if state.is_over:  # blinds put everyone all in: settled at once, from the stored row
             hand.save()
         # Stored (with whose turn it is and its deadline) and published with the seats and stacks read above.
-        _after_hand_change(table=table, hand=hand, state=state, events=state.events, seats=all_seats,
-                           stacks=by_number)
+        _after_hand_change(
+            table=table, hand=hand, state=state, events=state.events, seats=all_seats, stacks=by_number
+        )
         _remember(hand.id, state)
         return hand
 
@@ -530,8 +597,14 @@ def table_act(*, table_id: int, user, hand_id: int, action_no: int, action: str,
             Seat.objects.filter(pk=row.pk).update(**changes)
             for field, value in changes.items():
                 setattr(row, field, value)
-        seq = hand_apply(table=table, hand=hand, state=state, action=Action(seat=seat, kind=action, amount=amount),
-                         seats=seats, stacks=stacks)
+        seq = hand_apply(
+            table=table,
+            hand=hand,
+            state=state,
+            action=Action(seat=seat, kind=action, amount=amount),
+            seats=seats,
+            stacks=stacks,
+        )
         if not state.is_over:
             kept = held.TableView(seq=seq, table=table, hand=hand, seats=seats, stacks=stacks)
             transaction.on_commit(lambda: held.keep(kept))
@@ -555,7 +628,9 @@ RETURNING seq
 """
 
 
-def _act_on_view(*, table_id: int, user, hand_id: int, action_no: int, action: str, amount: int | None) -> bool:
+def _act_on_view(
+    *, table_id: int, user, hand_id: int, action_no: int, action: str, amount: int | None
+) -> bool:
     """table_act against the view this process holds of the table, in one statement. False when it cannot
     be done that way (no view, a refusal to explain, the hand ends, the clock's bookkeeping, an old view):
     nothing is written then and the caller takes the locked path."""
@@ -567,8 +642,13 @@ def _act_on_view(*, table_id: int, user, hand_id: int, action_no: int, action: s
     state = hand_engine(hand=hand, table=table) if seat is not None else None
     row = next((s for s in view.seats if s.number - 1 == seat), None)
     if (
-        state is None or row is None or hand.id != hand_id or hand.action_no != action_no
-        or state.to_act != seat or hand.time_bank_used or row.timeouts_in_row
+        state is None
+        or row is None
+        or hand.id != hand_id
+        or hand.action_no != action_no
+        or state.to_act != seat
+        or hand.time_bank_used
+        or row.timeouts_in_row
     ):
         if state is not None:
             _remember(hand.id, state)
@@ -589,10 +669,19 @@ def _act_on_view(*, table_id: int, user, hand_id: int, action_no: int, action: s
     snapshot = table_snapshot(table=table, hand=hand, state=state, seats=view.seats, stacks=view.stacks)
     count = len(public) + 1
     with connection.cursor() as cursor:
-        cursor.execute(_ACT_ON_VIEW_SQL, {
-            "table": table_id, "seq": view.seq, "actions": json.dumps(hand.actions), "to_act": hand.to_act,
-            "deadline": hand.deadline, "saw_flop": hand.players_saw_flop, "hand": hand.id, "count": count,
-        })
+        cursor.execute(
+            _ACT_ON_VIEW_SQL,
+            {
+                "table": table_id,
+                "seq": view.seq,
+                "actions": json.dumps(hand.actions),
+                "to_act": hand.to_act,
+                "deadline": hand.deadline,
+                "saw_flop": hand.players_saw_flop,
+                "hand": hand.id,
+                "count": count,
+            },
+        )
         written = cursor.fetchone()
     if written is None:
         return False  # the view was old: another process changed the table; the locked path reads it again
@@ -600,7 +689,9 @@ def _act_on_view(*, table_id: int, user, hand_id: int, action_no: int, action: s
     _remember(hand.id, state)
     held.keep(view)
     # In autocommit: the statement has committed, and these are carried out at once.
-    effects.publish_numbered(table_id=table_id, first_seq=written[0] - count + 1, events=public, snapshot=snapshot)
+    effects.publish_numbered(
+        table_id=table_id, first_seq=written[0] - count + 1, events=public, snapshot=snapshot
+    )
     if _bot_to_act(hand=hand, state=state):
         effects.bot_later(hand.id, hand.action_no, delay=BOT_THINK_SECONDS)
     return True
@@ -618,7 +709,9 @@ def hand_hole_cards(*, table_id: int, hand_id: int) -> dict[str, list[str]]:
         held.keep(view)
         if view.hand.id == hand_id:
             return view.hand.hole_cards
-    return Hand.objects.filter(pk=hand_id, table_id=table_id).values_list("hole_cards", flat=True).first() or {}
+    return (
+        Hand.objects.filter(pk=hand_id, table_id=table_id).values_list("hole_cards", flat=True).first() or {}
+    )
 
 
 def _view_load(*, table_id: int) -> held.TableView | None:
@@ -634,8 +727,9 @@ def _view_load(*, table_id: int) -> held.TableView | None:
         return None
     hand = found[0]
     table = hand.table
-    return held.TableView(seq=table.seq, table=table, hand=hand, seats=table_seats(table=table),
-                          stacks=seat_stacks(table=table))
+    return held.TableView(
+        seq=table.seq, table=table, hand=hand, seats=table_seats(table=table), stacks=seat_stacks(table=table)
+    )
 
 
 def _finish_on_view(*, view: held.TableView, state: EngineHand, events, action: Action) -> bool:
@@ -686,7 +780,12 @@ def _winner_choice(*, table: Table, user, hand_id: int, action_no: int, action: 
 
 
 def hand_apply(
-    *, table: Table, hand: Hand, state: EngineHand, action: Action, seats: list[Seat] | None = None,
+    *,
+    table: Table,
+    hand: Hand,
+    state: EngineHand,
+    action: Action,
+    seats: list[Seat] | None = None,
     stacks: dict[int, int] | None = None,
 ) -> int:
     """Apply `action` to the hand's state in place (the engine validates first: an IllegalAction changes
@@ -734,7 +833,10 @@ def _refusal_text(refused: IllegalAction, *, state: EngineHand, table: Table) ->
             return _("The largest amount allowed is %(amount)s.") % {"amount": money(limits.max_to)}
         if refused.code == "bad_amount":
             return _("That amount is not allowed: from %(low)s to %(high)s, in steps of %(step)s.") % {
-                "low": money(limits.min_to), "high": money(limits.max_to), "step": money(table.chip)}
+                "low": money(limits.min_to),
+                "high": money(limits.max_to),
+                "step": money(table.chip),
+            }
     return refused.reason
 
 
@@ -745,7 +847,12 @@ def _remaining_ms(hand: Hand) -> int:
 
 
 def _after_hand_change(
-    *, table: Table, hand: Hand, state: EngineHand, events, seats: list[Seat] | None = None,
+    *,
+    table: Table,
+    hand: Hand,
+    state: EngineHand,
+    events,
+    seats: list[Seat] | None = None,
     stacks: dict[int, int] | None = None,
 ) -> int:
     """Store the hand's new state and (after commit) broadcast it; returns the snapshot's seq. `seats` (with
@@ -770,7 +877,11 @@ def _after_hand_change(
     shown = not state.is_over or state.winner_may_show is not None
     current = {} if seats is None else {"seats": seats, "stacks": stacks}
     seq = effects.publish(
-        table_id=table.id, events=public, table=table, hand=hand if shown else None, state=state if shown else None,
+        table_id=table.id,
+        events=public,
+        table=table,
+        hand=hand if shown else None,
+        state=state if shown else None,
         **current,
     )
     if state.is_over and table.is_tournament:  # the tournament records busts, balances and deals next
@@ -787,7 +898,9 @@ def _hand_moved_on(*, table: Table, hand: Hand, state: EngineHand, events) -> li
     """What the engine's `events` change on the hand's row besides its log (not saved here): who saw the
     flop and, while it runs, whose turn it is and its deadline (the workers' decision clock reads it).
     Returns the public events, as clients get them."""
-    if hand.players_saw_flop == 0 and any(e.kind == "street" and e.data.get("street") == "flop" for e in events):
+    if hand.players_saw_flop == 0 and any(
+        e.kind == "street" and e.data.get("street") == "flop" for e in events
+    ):
         hand.players_saw_flop = len(state.order) - len(state.folded)
     if not state.is_over:
         hand.to_act = state.to_act
@@ -835,13 +948,16 @@ def hand_summary(*, hand: Hand) -> dict:
         "board": result.get("board", []),
         "boards": boards,
         "shown": result.get("shown", {}),
-        "hands": shown_hand_names(variant=hand.config["variant"], board=result.get("board", []),
-                                  shown=result.get("shown", {})),
+        "hands": shown_hand_names(
+            variant=hand.config["variant"], board=result.get("board", []), shown=result.get("shown", {})
+        ),
         # Run twice: each shown hand's name on each board (the first is "hands" again).
         "hands_by_board": [
             shown_hand_names(variant=hand.config["variant"], board=board, shown=result.get("shown", {}))
             for board in boards
-        ] if len(boards) > 1 else None,
+        ]
+        if len(boards) > 1
+        else None,
         "pots": [event_for_clients(pot) for pot in result.get("pots", [])],
         "rake": result.get("rake", 0),
         "deck_commitment": hand.commitment,
@@ -854,7 +970,9 @@ def hand_openings_for(*, hand: Hand, user) -> list[dict]:
     if hand.status != Hand.Status.COMPLETE:
         return []
     result = hand.result or {}
-    viewer = next((int(seat) for seat, p in hand.players.items() if user is not None and p["user"] == user.id), None)
+    viewer = next(
+        (int(seat) for seat, p in hand.players.items() if user is not None and p["user"] == user.id), None
+    )
     secret = fairness.DeckSecret.from_json(hand.deck_secret)
     positions = set(result.get("public_positions", []))
     if viewer is not None:
@@ -876,8 +994,9 @@ def _hand_finish(
     deltas = {sessions[number]: final[number] - start[number] for number in start}
     # What each seat put into the pots, uncalled bets excluded: what it won back less its net change.
     put_in = {sessions[number]: settlement.won.get(number, 0) - deltas[sessions[number]] for number in start}
-    store_for(table).settle(table=table, hand_ref=f"hand:{hand.id}", deltas=deltas, put_in=put_in,
-                            rake=settlement.rake)
+    store_for(table).settle(
+        table=table, hand_ref=f"hand:{hand.id}", deltas=deltas, put_in=put_in, rake=settlement.rake
+    )
     hand.status = Hand.Status.COMPLETE
     hand.pot_total = sum(pot.amount for pot in settlement.pots)
     hand.to_act = None
@@ -891,8 +1010,19 @@ def _hand_finish(
         "public_positions": state.public_positions(),
         "hole_positions": {str(seat): list(positions) for seat, positions in state.deck_map.hole.items()},
     }
-    hand.save(update_fields=["status", "pot_total", "to_act", "deadline", "ended_at", "result", "actions",
-                             "players_saw_flop", "time_bank_used"])
+    hand.save(
+        update_fields=[
+            "status",
+            "pot_total",
+            "to_act",
+            "deadline",
+            "ended_at",
+            "result",
+            "actions",
+            "players_saw_flop",
+            "time_bank_used",
+        ]
+    )
     return _seats_after_hand(table=table)
 
 
@@ -906,7 +1036,9 @@ def _seats_after_hand(*, table: Table) -> tuple[list[Seat], dict[int, int], list
     if table.is_tournament:  # nobody leaves, sits out or buys chips: the tournament unseats the busted
         return seats, stacks, []
     bots_top_up(table=table, seats=seats, stacks=stacks)
-    excluded = {session.seat_number for session in cashier_selectors.seats_to_cash_out_after_hand(table=table)}
+    excluded = {
+        session.seat_number for session in cashier_selectors.seats_to_cash_out_after_hand(table=table)
+    }
     events: list[dict] = []
     freed = False
     now = timezone.now()
@@ -919,7 +1051,9 @@ def _seats_after_hand(*, table: Table) -> tuple[list[Seat], dict[int, int], list
             stacks.pop(seat.number, None)  # cashed out: the seat session is closed
             freed = True
             events.append(_seat_removed_event(table=table, number=seat.number, user=user, reason=reason))
-        elif seat.sit_out_next or (stacks.get(seat.number, 0) < table.big_blind and seat.status != Seat.Status.SITTING_OUT):
+        elif seat.sit_out_next or (
+            stacks.get(seat.number, 0) < table.big_blind and seat.status != Seat.Status.SITTING_OUT
+        ):
             # asked to sit out, or broke: out until they top up and sit in (they see it as the hand ends)
             seat.status = Seat.Status.SITTING_OUT
             seat.sit_out_next = False
@@ -986,7 +1120,8 @@ def tables_idle() -> list[int]:
         .annotate(
             seated=Count("seat_set", filter=Q(seat_set__user__isnull=False)),
             people=Count(
-                "seat_set", filter=Q(seat_set__user__is_bot=False) & ~Q(seat_set__status=Seat.Status.SITTING_OUT)
+                "seat_set",
+                filter=Q(seat_set__user__is_bot=False) & ~Q(seat_set__status=Seat.Status.SITTING_OUT),
             ),
             busy=Exists(running),
         )
@@ -1068,6 +1203,7 @@ def hook_seat_release(session):
 
 # --- seats coming free: removal, waiting lists, house bots making room (docs/tables.md) ----------------------
 
+
 def _offer_seconds() -> int:
     """How long a seat offered from the waiting list is held for its player (settings.WAITING_OFFER_SECONDS)."""
     return int(getattr(settings, "WAITING_OFFER_SECONDS", 30))
@@ -1086,12 +1222,18 @@ def _in_language(user, text_fn):
 
 def _removed_text(reason: str, table: Table) -> str:
     if reason == RemoveReason.SAT_OUT:
-        return _("You sat out too long at %(table)s: your seat is free again and your chips are back in your "
-                 "wallet.") % {"table": table.name}
+        return _(
+            "You sat out too long at %(table)s: your seat is free again and your chips are back in your "
+            "wallet."
+        ) % {"table": table.name}
     if reason == RemoveReason.BUSTED:
-        return _("You did not buy back at %(table)s in time: your seat is free again.") % {"table": table.name}
+        return _("You did not buy back at %(table)s in time: your seat is free again.") % {
+            "table": table.name
+        }
     if reason == RemoveReason.STAFF:
-        return _("The staff removed you from %(table)s: your chips are back in your wallet.") % {"table": table.name}
+        return _("The staff removed you from %(table)s: your chips are back in your wallet.") % {
+            "table": table.name
+        }
     return _("You left %(table)s: your chips are back in your wallet.") % {"table": table.name}
 
 
@@ -1102,10 +1244,17 @@ def _seat_removed_event(*, table: Table, number: int, user, reason: str) -> dict
     if reason:
         event.update(removed=reason, name=user.username)
         if not user.is_bot:
-            _user_tell(user=user, message={
-                "type": "removed", "table": table.id, "table_name": table.name, "seat": number, "reason": reason,
-                "message": _in_language(user, lambda: _removed_text(reason, table)),
-            })
+            _user_tell(
+                user=user,
+                message={
+                    "type": "removed",
+                    "table": table.id,
+                    "table_name": table.name,
+                    "seat": number,
+                    "reason": reason,
+                    "message": _in_language(user, lambda: _removed_text(reason, table)),
+                },
+            )
     return event
 
 
@@ -1127,25 +1276,39 @@ def seats_expired(*, now=None) -> list[tuple[int, int, int, str]]:
     Seats sitting out with no start recorded (from before the rule) start their clock here."""
     now = now or timezone.now()
     Seat.objects.filter(status=Seat.Status.SITTING_OUT, user__isnull=False, sat_out_at__isnull=True).update(
-        sat_out_at=now)
-    seats = list(Seat.objects.filter(status=Seat.Status.SITTING_OUT, user__isnull=False).select_related("table"))
+        sat_out_at=now
+    )
+    seats = list(  # cash tables only: a tournament's floor unseats its players, and its chips are not money
+        Seat.objects.filter(
+            status=Seat.Status.SITTING_OUT, user__isnull=False, table__kind=Table.Kind.CASH
+        ).select_related("table")
+    )
     if not seats:
         return []
     stacks = {
-        (table_id, number): balance for table_id, number, balance in SeatSession.objects.filter(
+        (table_id, number): balance
+        for table_id, number, balance in SeatSession.objects.filter(
             table_id__in={s.table_id for s in seats}, closed_at__isnull=True
         ).values_list("table_id", "seat_number", "account__balance")
     }
     expired = []
     for seat in seats:
-        reason = _seat_expiry(table=seat.table, seat=seat, stack=stacks.get((seat.table_id, seat.number), 0), now=now)
+        reason = _seat_expiry(
+            table=seat.table, seat=seat, stack=stacks.get((seat.table_id, seat.number), 0), now=now
+        )
         if reason:
             expired.append((seat.table_id, seat.number, seat.user_id, reason))
     return expired
 
 
 def seat_remove(
-    *, table_id: int, seat_number: int, reason: str, user_id: int | None = None, staff_user=None, note: str = ""
+    *,
+    table_id: int,
+    seat_number: int,
+    reason: str,
+    user_id: int | None = None,
+    staff_user=None,
+    note: str = "",
 ) -> str:
     """Take the player off seat `seat_number` and cash their stack out to the wallet (the cashier's ordinary
     cash-out): at once if they are not dealt into the hand in play, else when it ends. They are told (the
@@ -1169,7 +1332,10 @@ def seat_remove(
         after_hand = hand is not None and str(seat.number - 1) in hand.players
         if staff_user is not None:
             staff_action_record(
-                actor=staff_user, action="table.remove_player", target=table, player=seat.user,
+                actor=staff_user,
+                action="table.remove_player",
+                target=table,
+                player=seat.user,
                 before={"seat": seat.number, "player": seat.user.username},
                 after={"seat": seat.number, "player": None, "when": "after_hand" if after_hand else "now"},
                 note=note,
@@ -1178,7 +1344,9 @@ def seat_remove(
             seat.leave_after_hand = True
             seat.remove_reason = reason
             seat.save(update_fields=["leave_after_hand", "remove_reason"])
-            _after_seat_change(table=table, event="seat", data={"seat": seat.number, "leaving": True}, lobby=False)
+            _after_seat_change(
+                table=table, event="seat", data={"seat": seat.number, "leaving": True}, lobby=False
+            )
             return "after_hand"
         user = seat.user
         _seat_release(table=table, seat=seat)
@@ -1210,8 +1378,11 @@ def _seats_offered_to_others(*, table: Table, user) -> set[int]:
     if not table.waiting_count:
         return set()
     return set(
-        WaitingEntry.objects.filter(table=table, offered_seat__isnull=False, offer_expires_at__gt=timezone.now())
-        .exclude(user=user).values_list("offered_seat", flat=True)
+        WaitingEntry.objects.filter(
+            table=table, offered_seat__isnull=False, offer_expires_at__gt=timezone.now()
+        )
+        .exclude(user=user)
+        .values_list("offered_seat", flat=True)
     )
 
 
@@ -1237,22 +1408,34 @@ def _waiting_offer(*, table: Table) -> None:
         return
     now = timezone.now()
     seconds = _offer_seconds()
-    entries = list(WaitingEntry.objects.filter(table=table).select_related("user").order_by("joined_at", "id"))
+    entries = list(
+        WaitingEntry.objects.filter(table=table).select_related("user").order_by("joined_at", "id")
+    )
     offered = {e.offered_seat for e in entries if e.offered_seat is not None}
     free = [
-        n for n in Seat.objects.filter(table=table, user__isnull=True, number__lte=table.seats)
-        .order_by("number").values_list("number", flat=True)
+        n
+        for n in Seat.objects.filter(table=table, user__isnull=True, number__lte=table.seats)
+        .order_by("number")
+        .values_list("number", flat=True)
         if n not in offered
     ]
     for number, entry in zip(free, [e for e in entries if e.offered_seat is None], strict=False):
         entry.offered_seat = number
         entry.offer_expires_at = now + timedelta(seconds=seconds)
         entry.save(update_fields=["offered_seat", "offer_expires_at"])
-        _user_tell(user=entry.user, message={
-            "type": "seat_offer", "table": table.id, "table_name": table.name, "seat": number,
-            "seconds": seconds, "expires_at": entry.offer_expires_at.isoformat(),
-            "min_buy_in": table.min_buy_in, "max_buy_in": table.effective_max_buy_in,
-        })
+        _user_tell(
+            user=entry.user,
+            message={
+                "type": "seat_offer",
+                "table": table.id,
+                "table_name": table.name,
+                "seat": number,
+                "seconds": seconds,
+                "expires_at": entry.offer_expires_at.isoformat(),
+                "min_buy_in": table.min_buy_in,
+                "max_buy_in": table.effective_max_buy_in,
+            },
+        )
 
 
 def _seats_freed(*, table: Table) -> None:
@@ -1263,7 +1446,9 @@ def _seats_freed(*, table: Table) -> None:
 
 def _waiting_changed(*, table: Table) -> None:
     """The list's length changed: the table's watchers and the lobby hear of it after commit."""
-    effects.publish(table_id=table.id, events=[{"event": "waiting", "count": table.waiting_count}], table=table)
+    effects.publish(
+        table_id=table.id, events=[{"event": "waiting", "count": table.waiting_count}], table=table
+    )
     effects.lobby_changed()
 
 
@@ -1274,10 +1459,15 @@ def waiting_position(*, table: Table, user) -> dict:
     mine = next((i for i, e in enumerate(entries) if e.user_id == user.id), None)
     entry = entries[mine] if mine is not None else None
     return {
-        "type": "waiting", "table": table.id, "table_name": table.name, "count": len(entries),
+        "type": "waiting",
+        "table": table.id,
+        "table_name": table.name,
+        "count": len(entries),
         "position": None if mine is None else mine + 1,
         "offered_seat": entry.offered_seat if entry is not None else None,
-        "expires_at": entry.offer_expires_at.isoformat() if entry is not None and entry.offer_expires_at else None,
+        "expires_at": entry.offer_expires_at.isoformat()
+        if entry is not None and entry.offer_expires_at
+        else None,
     }
 
 
@@ -1297,7 +1487,8 @@ def waiting_join(*, table_id: int, user) -> dict:
         if not WaitingEntry.objects.filter(table=table, user=user).exists():
             reserved = _seats_offered_to_others(table=table, user=user)
             free = Seat.objects.filter(table=table, user__isnull=True, number__lte=table.seats).exclude(
-                number__in=reserved)
+                number__in=reserved
+            )
             if free.exists():
                 raise TableError("seat_free", _("A seat is free at this table: sit down."))
             WaitingEntry.objects.create(table=table, user=user)
@@ -1325,19 +1516,33 @@ def waiting_offers_expire(*, now=None) -> int:
     next. Returns how many offers ended."""
     now = now or timezone.now()
     ended = 0
-    for table_id in set(WaitingEntry.objects.filter(offer_expires_at__lt=now).values_list("table_id", flat=True)):
+    for table_id in set(
+        WaitingEntry.objects.filter(offer_expires_at__lt=now).values_list("table_id", flat=True)
+    ):
         try:
             with transaction.atomic():
                 table = table_lock(table_id=table_id)
-                expired = list(WaitingEntry.objects.filter(table=table, offer_expires_at__lt=now).select_related("user"))
+                expired = list(
+                    WaitingEntry.objects.filter(table=table, offer_expires_at__lt=now).select_related("user")
+                )
                 for entry in expired:
                     entry.delete()
-                    _user_tell(user=entry.user, message={
-                        "type": "seat_offer_expired", "table": table.id, "table_name": table.name,
-                        "seat": entry.offered_seat,
-                        "message": _in_language(entry.user, lambda t=table: _(
-                            "The seat offered to you at %(table)s went to the next player.") % {"table": t.name}),
-                    })
+                    _user_tell(
+                        user=entry.user,
+                        message={
+                            "type": "seat_offer_expired",
+                            "table": table.id,
+                            "table_name": table.name,
+                            "seat": entry.offered_seat,
+                            "message": _in_language(
+                                entry.user,
+                                lambda t=table: (
+                                    _("The seat offered to you at %(table)s went to the next player.")
+                                    % {"table": t.name}
+                                ),
+                            ),
+                        },
+                    )
                     ended += 1
                 _waiting_recount(table=table)
                 _waiting_offer(table=table)
@@ -1379,16 +1584,22 @@ def _bot_make_room_between_hands(*, table: Table) -> None:
     event = _bot_make_room(table=table, seats=seats, stacks=stacks)
     if event is not None:
         _seats_freed(table=table)
-        _after_seat_change(table=table, event="seat", data={k: v for k, v in event.items() if k != "event"},
-                           seats=seats, stacks=stacks)
+        _after_seat_change(
+            table=table,
+            event="seat",
+            data={k: v for k, v in event.items() if k != "event"},
+            seats=seats,
+            stacks=stacks,
+        )
 
 
 def tables_bots_return() -> int:
     """The sweep's part: house bots that left a practice table to make room come back once nobody waits and
     at least two seats are free (one stays free for a person), so a newcomer alone still finds a game."""
     back = 0
-    for table in Table.objects.filter(is_open=True, paused=False, bots_allowed=True, bots_made_room__gt=0,
-                                      waiting_count=0):
+    for table in Table.objects.filter(
+        is_open=True, paused=False, bots_allowed=True, bots_made_room__gt=0, waiting_count=0
+    ):
         try:
             seated = Seat.objects.filter(table=table, user__is_bot=True).count()
             added = bots_seat(table_id=table.id, count=seated + table.bots_made_room)
@@ -1397,7 +1608,8 @@ def tables_bots_return() -> int:
             continue
         if added:
             Table.objects.filter(pk=table.pk, bots_made_room__gte=added).update(
-                bots_made_room=F("bots_made_room") - added)
+                bots_made_room=F("bots_made_room") - added
+            )
             back += added
     return back
 
@@ -1423,9 +1635,17 @@ def table_pause(*, table_id: int, staff_user, notice: str) -> Table:
         before = {"paused": table.paused, "pause_notice": table.pause_notice}
         table.paused, table.pause_notice = True, notice
         table.save(update_fields=["paused", "pause_notice"])
-        staff_action_record(actor=staff_user, action="table.pause", target=table, before=before,
-                            after={"paused": True, "pause_notice": notice}, note=notice)
-        effects.publish(table_id=table.id, events=[{"event": "paused", "paused": True, "text": notice}], table=table)
+        staff_action_record(
+            actor=staff_user,
+            action="table.pause",
+            target=table,
+            before=before,
+            after={"paused": True, "pause_notice": notice},
+            note=notice,
+        )
+        effects.publish(
+            table_id=table.id, events=[{"event": "paused", "paused": True, "text": notice}], table=table
+        )
         effects.lobby_changed()
         return table
 
@@ -1437,8 +1657,13 @@ def table_resume(*, table_id: int, staff_user) -> Table:
         before = {"paused": table.paused, "pause_notice": table.pause_notice}
         table.paused, table.pause_notice = False, ""
         table.save(update_fields=["paused", "pause_notice"])
-        staff_action_record(actor=staff_user, action="table.resume", target=table, before=before,
-                            after={"paused": False, "pause_notice": ""})
+        staff_action_record(
+            actor=staff_user,
+            action="table.resume",
+            target=table,
+            before=before,
+            after={"paused": False, "pause_notice": ""},
+        )
         _after_seat_change(table=table, event="paused", data={"paused": False, "text": ""})
         return table
 
@@ -1450,7 +1675,9 @@ def table_message(*, table_id: int, staff_user, text: str) -> int:
         raise TableError("bad_value", _("A message needs some text."))
     with transaction.atomic():
         table = table_lock(table_id=table_id)
-        staff_action_record(actor=staff_user, action="table.message", target=table, after={"text": text}, note=text)
+        staff_action_record(
+            actor=staff_user, action="table.message", target=table, after={"text": text}, note=text
+        )
         return effects.event(table_id=table.id, event="announcement", data={"text": text, "from": "staff"})
 
 
@@ -1472,16 +1699,41 @@ def hand_cancel(*, table_id: int, staff_user, note: str = "") -> Hand:
         hand.to_act = None
         hand.deadline = None
         hand.ended_at = timezone.now()
-        hand.result = {"cancelled": True, "returned": returned, "board": state.board,
-                       "cancelled_by": staff_user.username, "note": note, "pots": [], "rake": 0}
+        hand.result = {
+            "cancelled": True,
+            "returned": returned,
+            "board": state.board,
+            "cancelled_by": staff_user.username,
+            "note": note,
+            "pots": [],
+            "rake": 0,
+        }
         hand.save(update_fields=["status", "to_act", "deadline", "ended_at", "result"])
-        staff_action_record(actor=staff_user, action="hand.cancel", target=hand, before={"status": "running"},
-                            after={"status": "cancelled", "returned": returned}, note=note)
+        staff_action_record(
+            actor=staff_user,
+            action="hand.cancel",
+            target=hand,
+            before={"status": "running"},
+            after={"status": "cancelled", "returned": returned},
+            note=note,
+        )
         seats, stacks, seat_events = _seats_after_hand(table=table)
-        event = {"event": "hand_cancelled", "hand_id": hand.id, "number": hand.number, "returned": returned,
-                 "stacks": {str(number): stack for number, stack in stacks.items()}}
-        effects.publish(table_id=table.id, events=[event, *seat_events], table=table, hand=None, state=None,
-                        seats=seats, stacks=stacks)
+        event = {
+            "event": "hand_cancelled",
+            "hand_id": hand.id,
+            "number": hand.number,
+            "returned": returned,
+            "stacks": {str(number): stack for number, stack in stacks.items()},
+        }
+        effects.publish(
+            table_id=table.id,
+            events=[event, *seat_events],
+            table=table,
+            hand=None,
+            state=None,
+            seats=seats,
+            stacks=stacks,
+        )
         effects.lobby_changed()
         effects.deal_later(table.id, delay=DEAL_PAUSE_SECONDS)
         return hand

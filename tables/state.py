@@ -35,8 +35,9 @@ def _seats_reserved(table: Table) -> set[int]:
     if not table.waiting_count:
         return set()
     return set(
-        WaitingEntry.objects.filter(table=table, offered_seat__isnull=False, offer_expires_at__gt=timezone.now())
-        .values_list("offered_seat", flat=True)
+        WaitingEntry.objects.filter(
+            table=table, offered_seat__isnull=False, offer_expires_at__gt=timezone.now()
+        ).values_list("offered_seat", flat=True)
     )
 
 
@@ -50,7 +51,11 @@ def _kept_until(table: Table, seat: Seat, stack: int) -> str | None:
 
 
 def table_snapshot(
-    *, table: Table, hand: Hand | None, state: EngineHand | None, seats: list[Seat] | None = None,
+    *,
+    table: Table,
+    hand: Hand | None,
+    state: EngineHand | None,
+    seats: list[Seat] | None = None,
     stacks: dict[int, int] | None = None,
 ) -> dict:
     """Everything public about the table now. `hand`/`state` are the running hand (or None); `seats` (in
@@ -69,7 +74,9 @@ def table_snapshot(
             stack, bet = state.stacks.get(number, 0), state.bets.get(number, 0)
         else:
             stack, bet = wallet_stacks.get(seat.number, 0), 0
-        holds_cards = state is not None and in_hand and number not in state.folded and number not in state.mucked
+        holds_cards = (
+            state is not None and in_hand and number not in state.folded and number not in state.mucked
+        )
         seat_rows.append(
             {
                 "seat": seat.number,
@@ -85,7 +92,11 @@ def table_snapshot(
                 "disconnected": bool(seat.user_id) and seat.disconnected,
                 "kept_until": _kept_until(table, seat, stack),
                 "reserved": seat.user_id is None and seat.number in reserved,
-                "_options": {"auto_muck": seat.auto_muck, "straddle": seat.straddle, "run_twice": seat.run_twice},
+                "_options": {
+                    "auto_muck": seat.auto_muck,
+                    "straddle": seat.straddle,
+                    "run_twice": seat.run_twice,
+                },
             }
         )
     now = timezone.now()
@@ -125,22 +136,37 @@ def table_snapshot(
         snapshot["boards"] = state.boards
         if state.settlement is not None:
             snapshot["pots"] = [
-                {"amount": pot.amount, "rake": pot.rake, "net": pot.net, "eligible": [s + 1 for s in pot.eligible]}
+                {
+                    "amount": pot.amount,
+                    "rake": pot.rake,
+                    "net": pot.net,
+                    "eligible": [s + 1 for s in pot.eligible],
+                }
                 for pot in state.settlement.pots
             ]
         else:
             snapshot["pots"] = [
-                {"amount": pot.amount, "rake": 0, "net": pot.amount, "eligible": [s + 1 for s in pot.eligible]}
+                {
+                    "amount": pot.amount,
+                    "rake": 0,
+                    "net": pot.amount,
+                    "eligible": [s + 1 for s in pot.eligible],
+                }
                 for pot in state.pots()
             ]
         if state.to_act is not None:
             snapshot["to_act"] = state.to_act + 1
-            snapshot["remaining_ms"] = max(0, int((hand.deadline - now).total_seconds() * 1000)) if hand.deadline else None
+            snapshot["remaining_ms"] = (
+                max(0, int((hand.deadline - now).total_seconds() * 1000)) if hand.deadline else None
+            )
             snapshot["_legal"] = state.legal_actions()
         elif state.is_over and state.winner_may_show is not None:
             # Won uncontested: until the next deal the winner may show (SPEC 1.1; not showing is mucking).
             snapshot["to_act"] = state.winner_may_show + 1
-            snapshot["_legal"] = [{"action": "show", "min": 0, "max": 0}, {"action": "muck", "min": 0, "max": 0}]
+            snapshot["_legal"] = [
+                {"action": "show", "min": 0, "max": 0},
+                {"action": "muck", "min": 0, "max": 0},
+            ]
     return snapshot
 
 

@@ -19,7 +19,9 @@ log = logging.getLogger(__name__)
 def table_announce(table_id: int, text: str) -> int:
     """A message from the room to everyone at a table ("this table closes in 5 minutes"); returns its seq."""
     with transaction.atomic():
-        return table_send_event_on_commit(table_id=table_id, event="announcement", data={"text": str(text)[:500]})
+        return table_send_event_on_commit(
+            table_id=table_id, event="announcement", data={"text": str(text)[:500]}
+        )
 
 
 @shared_task
@@ -63,8 +65,14 @@ def tables_sweep() -> dict:
     removed = services.seats_expired_release()
     offers_ended = services.waiting_offers_expire()
     bots_back = services.tables_bots_return()
-    return {"overdue": len(overdue), "idle": len(idle), "failed": failed, "removed": removed,
-            "offers_ended": offers_ended, "bots_back": bots_back}
+    return {
+        "overdue": len(overdue),
+        "idle": len(idle),
+        "failed": failed,
+        "removed": removed,
+        "offers_ended": offers_ended,
+        "bots_back": bots_back,
+    }
 
 
 @shared_task
@@ -93,7 +101,9 @@ def clock_run(stop: threading.Event) -> None:
     """The worker's clock (tables.clock), until `stop` is set: the tasks asked for later, the decisions whose
     time ran out, the lobby's list."""
     clock.clock_loop(
-        stop, send=_later_send, overdue=lambda: services.hands_overdue(grace_seconds=0),
+        stop,
+        send=_later_send,
+        overdue=lambda: services.hands_overdue(grace_seconds=0),
         timeout=lambda decision: hand_timeout_task.apply_async(decision, expires=clock.RESEND_SECONDS),
         lobby=lobby_publish_if_stale,
     )

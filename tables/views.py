@@ -68,7 +68,9 @@ def api_hand(request, hand_id: int):
         {
             **hand_summary(hand=hand),
             "table": hand.table_id,
-            "players": {str(int(seat) + 1): {"name": p["name"], "bot": p["bot"]} for seat, p in hand.players.items()},
+            "players": {
+                str(int(seat) + 1): {"name": p["name"], "bot": p["bot"]} for seat, p in hand.players.items()
+            },
             "actions": [event_for_clients(action) for action in hand.actions],
             "openings": hand_openings_for(hand=hand, user=user),
         }

@@ -42,7 +42,9 @@ def new_key() -> str:
     return uuid.uuid4().hex
 
 
-def player_create(*, bot: bool = False, verified: bool = False, welcome: bool = True, email_verified: bool = True):
+def player_create(
+    *, bot: bool = False, verified: bool = False, welcome: bool = True, email_verified: bool = True
+):
     """A player (or a house bot) with a unique name; with `welcome`, a player gets the welcome play chips and a
     bot 1,000,000 play chips from the issuer. `verified`: their identity checked (withdrawals need it);
     `email_verified`: their email confirmed by the link (euro deposits need it; bots have none)."""

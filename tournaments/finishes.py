@@ -75,5 +75,3 @@ def _entry_finish(tournament: Tournament, entry: Entry, finish: Finish, now: dat
         idempotency_key=f"tournament-prize:{entry.pk}",
         memo=_("%(tournament)s: place %(place)s") % {"tournament": tournament.name, "place": finish.place},
     )
-
-

@@ -213,7 +213,9 @@ class Tournament(models.Model):
     )
     level_started_at = models.DateTimeField(null=True, blank=True, editable=False)
     hand_for_hand_round = models.PositiveIntegerField(
-        default=0, editable=False, help_text="the hand-for-hand round the tables deal in; 0 when not hand-for-hand"
+        default=0,
+        editable=False,
+        help_text="the hand-for-hand round the tables deal in; 0 when not hand-for-hand",
     )
     created_at = models.DateTimeField(_("created at"), default=timezone.now, editable=False)
     started_at = models.DateTimeField(_("started at"), null=True, blank=True, editable=False)

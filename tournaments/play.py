@@ -61,20 +61,26 @@ class EntryChipStore:
     """A tournament table's chips: each seated entry's `chips`; a settlement is keyed by entry id."""
 
     def sessions_and_stacks(self, *, table: Table) -> tuple[dict[int, int], dict[int, int]]:
-        rows = Entry.objects.filter(table=table, status=Entry.Status.PLAYING).values_list("seat", "id", "chips")
+        rows = Entry.objects.filter(table=table, status=Entry.Status.PLAYING).values_list(
+            "seat", "id", "chips"
+        )
         sessions, stacks = {}, {}
         for seat, entry, chips in rows:
             sessions[seat], stacks[seat] = entry, chips
         return sessions, stacks
 
     def stacks(self, *, table: Table) -> dict[int, int]:
-        return dict(Entry.objects.filter(table=table, status=Entry.Status.PLAYING).values_list("seat", "chips"))
+        return dict(
+            Entry.objects.filter(table=table, status=Entry.Status.PLAYING).values_list("seat", "chips")
+        )
 
     def settle(
         self, *, table: Table, hand_ref: str, deltas: Mapping[int, int], put_in: Mapping[int, int], rake: int
     ) -> None:
         if rake or sum(deltas.values()):
-            raise ChipsNotConserved(f"{hand_ref}: chips {sum(deltas.values())}, rake {rake} (tournaments take none)")
+            raise ChipsNotConserved(
+                f"{hand_ref}: chips {sum(deltas.values())}, rake {rake} (tournaments take none)"
+            )
         for entry_id, delta in deltas.items():
             if delta:
                 Entry.objects.filter(pk=entry_id).update(chips=F("chips") + delta)
@@ -87,7 +93,9 @@ class TournamentHooks:
         return table_tournament_fields(table=table)
 
     def hand_over(self, *, table: Table) -> None:
-        tournament_id = TournamentTable.objects.filter(table=table).values_list("tournament_id", flat=True).first()
+        tournament_id = (
+            TournamentTable.objects.filter(table=table).values_list("tournament_id", flat=True).first()
+        )
         if tournament_id is not None:
             # The players see how the hand ended before the next deal (the table services' pause).
             from tables.services import DEAL_PAUSE_SECONDS
@@ -106,15 +114,23 @@ def floor_later(tournament_id: int, *, delay: float) -> None:
 def table_tournament_fields(*, table: Table) -> dict | None:
     """`state.tournament` (docs/protocol.md): the tournament, its level and blinds, when the next level
     starts, players left of the entrants, the average stack and each seated player's place by chips."""
-    link = TournamentTable.objects.select_related("tournament", "tournament__blind_structure").filter(table=table).first()
+    link = (
+        TournamentTable.objects.select_related("tournament", "tournament__blind_structure")
+        .filter(table=table)
+        .first()
+    )
     if link is None:
         return None
     tournament = link.tournament
-    seated = list(Entry.objects.filter(table=table, status=Entry.Status.PLAYING, seat__isnull=False)
-                  .values_list("seat", "chips"))
+    seated = list(
+        Entry.objects.filter(table=table, status=Entry.Status.PLAYING, seat__isnull=False).values_list(
+            "seat", "chips"
+        )
+    )
     playing = Q(status=Entry.Status.PLAYING)
     figures = Entry.objects.filter(tournament=tournament).aggregate(
-        entrants=Count("pk", filter=Q(status__in=Entry.IN_TOURNAMENT)), left=Count("pk", filter=playing),
+        entrants=Count("pk", filter=Q(status__in=Entry.IN_TOURNAMENT)),
+        left=Count("pk", filter=playing),
         chips_total=Sum("chips", filter=playing, default=0),
         **{f"above_{seat}": Count("pk", filter=playing & Q(chips__gt=chips)) for seat, chips in seated},
     )  # one statement, whatever the field: a place is one more than the players with more chips
@@ -150,41 +166,84 @@ def table_tournament_fields(*, table: Table) -> dict | None:
 
 def _table_name(tournament: Tournament, number: int) -> str:
     return _("%(tournament)s · table %(number)s (#%(id)s)") % {
-        "tournament": tournament.name[:50], "number": number, "id": tournament.pk}
+        "tournament": tournament.name[:50],
+        "number": number,
+        "id": tournament.pk,
+    }
 
 
 def tournament_tables_seat(*, tournament: Tournament, now: datetime) -> list[TournamentTable]:
     """Seat the tournament's playing entries at new tables by the draw. Caller holds the tournament's lock
     (`tournament_start`)."""
-    entries = {entry.pk: entry for entry in tournament.entries.filter(status=Entry.Status.PLAYING)
-               .select_related("user")}
+    entries = {
+        entry.pk: entry
+        for entry in tournament.entries.filter(status=Entry.Status.PLAYING).select_related("user")
+    }
     drawn = tables_draw(entries=list(entries), seats_per_table=tournament.seats_per_table, rng=_rng)
     level = tournament.blind_structure.schedule().level(1)
     links = []
     for drawn_table in drawn:
         table = Table.objects.create(
-            name=_table_name(tournament, drawn_table.table), kind=Table.Kind.TOURNAMENT, game=tournament.game,
-            structure=tournament.structure, currency="play", chip=1, small_blind=level.small_blind,
-            big_blind=level.big_blind, ante=level.ante, min_buy_in=tournament.starting_stack,
-            max_buy_in=tournament.starting_stack, seats=tournament.seats_per_table,
-            action_seconds=max(5, tournament.action_seconds), time_bank_seconds=tournament.time_bank_seconds,
+            name=_table_name(tournament, drawn_table.table),
+            kind=Table.Kind.TOURNAMENT,
+            game=tournament.game,
+            structure=tournament.structure,
+            currency="play",
+            chip=1,
+            small_blind=level.small_blind,
+            big_blind=level.big_blind,
+            ante=level.ante,
+            min_buy_in=tournament.starting_stack,
+            max_buy_in=tournament.starting_stack,
+            seats=tournament.seats_per_table,
+            action_seconds=max(5, tournament.action_seconds),
+            time_bank_seconds=tournament.time_bank_seconds,
             bots_allowed=False,
         )
-        links.append(TournamentTable.objects.create(
-            tournament=tournament, table=table, number=drawn_table.table, first_button=drawn_table.first_button))
+        links.append(
+            TournamentTable.objects.create(
+                tournament=tournament,
+                table=table,
+                number=drawn_table.table,
+                first_button=drawn_table.first_button,
+            )
+        )
         for seat, entry_id in drawn_table.players.items():
-            _seat_fill(table=table, number=seat + 1, entry=entries[entry_id], tournament=tournament, now=now,
-                       just_posted_big_blind=False)
+            _seat_fill(
+                table=table,
+                number=seat + 1,
+                entry=entries[entry_id],
+                tournament=tournament,
+                now=now,
+                just_posted_big_blind=False,
+            )
     return links
 
 
-def _seat_fill(*, table: Table, number: int, entry: Entry, tournament: Tournament, now: datetime,
-               just_posted_big_blind: bool) -> None:
+def _seat_fill(
+    *,
+    table: Table,
+    number: int,
+    entry: Entry,
+    tournament: Tournament,
+    now: datetime,
+    just_posted_big_blind: bool,
+) -> None:
     Seat.objects.filter(table=table, number=number).update(
-        user_id=entry.user_id, status=Seat.Status.ACTIVE, sat_down_at=now, is_new=True, post_now=False,
-        missed_small=False, missed_big=False, just_posted_big_blind=just_posted_big_blind, sit_out_next=False,
-        leave_after_hand=False, timeouts_in_row=0, time_bank_ms=tournament.time_bank_seconds * 1000,
-        auto_muck=True, straddle=False,
+        user_id=entry.user_id,
+        status=Seat.Status.ACTIVE,
+        sat_down_at=now,
+        is_new=True,
+        post_now=False,
+        missed_small=False,
+        missed_big=False,
+        just_posted_big_blind=just_posted_big_blind,
+        sit_out_next=False,
+        leave_after_hand=False,
+        timeouts_in_row=0,
+        time_bank_ms=tournament.time_bank_seconds * 1000,
+        auto_muck=True,
+        straddle=False,
     )
     entry.table, entry.seat = table, number
     entry.save(update_fields=["table", "seat"])
@@ -192,9 +251,20 @@ def _seat_fill(*, table: Table, number: int, entry: Entry, tournament: Tournamen
 
 def _seat_clear(*, table_id: int, number: int) -> None:
     Seat.objects.filter(table_id=table_id, number=number).update(
-        user=None, status=Seat.Status.EMPTY, sat_down_at=None, is_new=True, post_now=False, missed_small=False,
-        missed_big=False, just_posted_big_blind=False, sit_out_next=False, leave_after_hand=False,
-        timeouts_in_row=0, time_bank_ms=0, sat_out_at=None, remove_reason="",
+        user=None,
+        status=Seat.Status.EMPTY,
+        sat_down_at=None,
+        is_new=True,
+        post_now=False,
+        missed_small=False,
+        missed_big=False,
+        just_posted_big_blind=False,
+        sit_out_next=False,
+        leave_after_hand=False,
+        timeouts_in_row=0,
+        time_bank_ms=0,
+        sat_out_at=None,
+        remove_reason="",
     )
 
 
@@ -231,11 +301,18 @@ def tournament_floor(*, tournament_id: int, now: datetime | None = None) -> dict
         if tournament is None or tournament.status != Status.RUNNING:
             return done
         links = list(TournamentTable.objects.filter(tournament=tournament, broken=False).order_by("table_id"))
-        tables = {t.id: t for t in Table.objects.select_for_update().filter(pk__in=[link.table_id for link in links])
-                  .order_by("id")}
+        tables = {
+            t.id: t
+            for t in Table.objects.select_for_update()
+            .filter(pk__in=[link.table_id for link in links])
+            .order_by("id")
+        }
         level_advance(tournament=tournament, now=now)
-        running = set(Hand.objects.filter(table_id__in=tables, status=Hand.Status.RUNNING)
-                      .values_list("table_id", flat=True))
+        running = set(
+            Hand.objects.filter(table_id__in=tables, status=Hand.Status.RUNNING).values_list(
+                "table_id", flat=True
+            )
+        )
         done["seated_late"] = _late_entries_seat(tournament=tournament, links=links, tables=tables, now=now)
         done["busts"] = _busts_settle(tournament=tournament, links=links, running=running, now=now)
         tournament.refresh_from_db()
@@ -252,8 +329,12 @@ def tournament_floor(*, tournament_id: int, now: datetime | None = None) -> dict
         round_now = _hand_for_hand_round(tournament=tournament, tables=list(after.values()))
         done["hand_for_hand"] = round_now
         pause_left = 0.0
-        ended = dict(Hand.objects.filter(table_id__in=[link.table_id for link in links]).values("table_id")
-                     .annotate(last=Max("ended_at")).values_list("table_id", "last"))
+        ended = dict(
+            Hand.objects.filter(table_id__in=[link.table_id for link in links])
+            .values("table_id")
+            .annotate(last=Max("ended_at"))
+            .values_list("table_id", "last")
+        )
         for link in links:
             table = tables[link.table_id]
             if after[link.number].in_hand:  # in a hand, or its busts wait for the hand-for-hand round's end
@@ -266,7 +347,9 @@ def tournament_floor(*, tournament_id: int, now: datetime | None = None) -> dict
                 pause_left = max(pause_left, wait)
                 continue
             _blinds_set(table=table, tournament=tournament)
-            hand = table_services.hand_deal(table_id=table.id, by_tournament=True, first_button=link.first_button)
+            hand = table_services.hand_deal(
+                table_id=table.id, by_tournament=True, first_button=link.first_button
+            )
             if hand is not None:
                 done["dealt"] += 1
                 if round_now:
@@ -277,30 +360,48 @@ def tournament_floor(*, tournament_id: int, now: datetime | None = None) -> dict
     return done
 
 
-def _late_entries_seat(*, tournament: Tournament, links: list[TournamentTable], tables: dict[int, Table],
-                       now: datetime) -> int:
+def _late_entries_seat(
+    *, tournament: Tournament, links: list[TournamentTable], tables: dict[int, Table], now: datetime
+) -> int:
     """Late registration: each entry made since the start gets the starting stack and a seat drawn at random
     at the emptiest table (a new table when every seat is taken; balancing then fills it). They enter as new
     players: dealt in at once unless on the button or the small blind."""
-    late = list(tournament.entries.filter(status=Entry.Status.REGISTERED).select_related("user").order_by("pk"))
+    late = list(
+        tournament.entries.filter(status=Entry.Status.REGISTERED).select_related("user").order_by("pk")
+    )
     for entry in late:
         occupied: dict[int, set[int]] = {link.table_id: set() for link in links}
         for table_id, number in Seat.objects.filter(table_id__in=occupied, user__isnull=False).values_list(
-                "table_id", "number"):
+            "table_id", "number"
+        ):
             occupied[table_id].add(number)
         free = [link for link in links if len(occupied[link.table_id]) < tables[link.table_id].seats]
         if free:
             fewest = min(len(occupied[link.table_id]) for link in free)
             link = _rng.choice([link for link in free if len(occupied[link.table_id]) == fewest])
         else:
-            number = max((link.number for link in TournamentTable.objects.filter(tournament=tournament)), default=0) + 1
+            number = (
+                max(
+                    (link.number for link in TournamentTable.objects.filter(tournament=tournament)), default=0
+                )
+                + 1
+            )
             level = tournament.blind_structure.schedule().level(max(1, tournament.level))
             table = Table.objects.create(
-                name=_table_name(tournament, number), kind=Table.Kind.TOURNAMENT, game=tournament.game,
-                structure=tournament.structure, currency="play", chip=1, small_blind=level.small_blind,
-                big_blind=level.big_blind, ante=level.ante, min_buy_in=tournament.starting_stack,
-                max_buy_in=tournament.starting_stack, seats=tournament.seats_per_table,
-                action_seconds=max(5, tournament.action_seconds), time_bank_seconds=tournament.time_bank_seconds,
+                name=_table_name(tournament, number),
+                kind=Table.Kind.TOURNAMENT,
+                game=tournament.game,
+                structure=tournament.structure,
+                currency="play",
+                chip=1,
+                small_blind=level.small_blind,
+                big_blind=level.big_blind,
+                ante=level.ante,
+                min_buy_in=tournament.starting_stack,
+                max_buy_in=tournament.starting_stack,
+                seats=tournament.seats_per_table,
+                action_seconds=max(5, tournament.action_seconds),
+                time_bank_seconds=tournament.time_bank_seconds,
             )
             link = TournamentTable.objects.create(tournament=tournament, table=table, number=number)
             links.append(link)
@@ -310,9 +411,19 @@ def _late_entries_seat(*, tournament: Tournament, links: list[TournamentTable], 
         seat = _rng.choice([n for n in range(1, table.seats + 1) if n not in occupied[table.id]])
         entry.status, entry.chips = Entry.Status.PLAYING, tournament.starting_stack
         entry.save(update_fields=["status", "chips"])
-        _seat_fill(table=table, number=seat, entry=entry, tournament=tournament, now=now, just_posted_big_blind=False)
-        broadcast.table_publish_on_commit(table_id=table.id, events=[{
-            "event": "seat", "seat": seat, "player": {"name": entry.user.username, "bot": entry.user.is_bot}}])
+        _seat_fill(
+            table=table, number=seat, entry=entry, tournament=tournament, now=now, just_posted_big_blind=False
+        )
+        broadcast.table_publish_on_commit(
+            table_id=table.id,
+            events=[
+                {
+                    "event": "seat",
+                    "seat": seat,
+                    "player": {"name": entry.user.username, "bot": entry.user.is_bot},
+                }
+            ],
+        )
     return len(late)
 
 
@@ -337,8 +448,9 @@ def _hand_for_hand_round(*, tournament: Tournament, tables: list[TableSeats]) ->
     from tournaments.selectors import prize_pool
 
     entrants = tournament.entries.filter(status__in=Entry.IN_TOURNAMENT).count()
-    places_paid = len(tournament.payout_table.schedule().prizes(entrants=entrants,
-                                                                pool=prize_pool(tournament=tournament)))
+    places_paid = len(
+        tournament.payout_table.schedule().prizes(entrants=entrants, pool=prize_pool(tournament=tournament))
+    )
     left = sum(table.size for table in tables)
     if not hand_for_hand(players_left=left, places_paid=places_paid, tables=len(tables)):
         if tournament.hand_for_hand_round:
@@ -355,14 +467,16 @@ def _hand_for_hand_round(*, tournament: Tournament, tables: list[TableSeats]) ->
     return following
 
 
-def _table_seats_now(*, links: list[TournamentTable], tables: dict[int, Table], running: set[int]
-                     ) -> dict[int, TableSeats]:
+def _table_seats_now(
+    *, links: list[TournamentTable], tables: dict[int, Table], running: set[int]
+) -> dict[int, TableSeats]:
     by_table: dict[int, list[Seat]] = {}
     for seat in Seat.objects.filter(table_id__in=tables, user__isnull=False):
         by_table.setdefault(seat.table_id, []).append(seat)
     entry_of, pending = {}, set()
-    for pk, table_id, seat, chips in Entry.objects.filter(table_id__in=tables, status=Entry.Status.PLAYING
-                                                          ).values_list("pk", "table_id", "seat", "chips"):
+    for pk, table_id, seat, chips in Entry.objects.filter(
+        table_id__in=tables, status=Entry.Status.PLAYING
+    ).values_list("pk", "table_id", "seat", "chips"):
         entry_of[(table_id, seat)] = pk
         if not chips:  # a bust waiting for its hand-for-hand round to end: the table stays as it is till then
             pending.add(table_id)
@@ -376,25 +490,36 @@ def _table_seats_now(*, links: list[TournamentTable], tables: dict[int, Table], 
                 continue
             players[seat.number - 1] = entry
             states[seat.number - 1] = SeatState(
-                new=seat.is_new, just_posted_big_blind=seat.just_posted_big_blind,
+                new=seat.is_new,
+                just_posted_big_blind=seat.just_posted_big_blind,
                 missed=MissedBlinds(small=seat.missed_small, big=seat.missed_big),
             )
         result[link.number] = TableSeats(
-            table=link.number, seat_count=table.seats, players=players,
-            previous=Positions(**table.positions) if table.positions else None, states=states,
-            in_hand=table.id in running or table.id in pending, first_button=link.first_button, round=link.round,
+            table=link.number,
+            seat_count=table.seats,
+            players=players,
+            previous=Positions(**table.positions) if table.positions else None,
+            states=states,
+            in_hand=table.id in running or table.id in pending,
+            first_button=link.first_button,
+            round=link.round,
         )
     return result
 
 
-def _busts_settle(*, tournament: Tournament, links: list[TournamentTable], running: set[int], now: datetime) -> int:
+def _busts_settle(
+    *, tournament: Tournament, links: list[TournamentTable], running: set[int], now: datetime
+) -> int:
     """Record the players whose chips ran out at tables between hands, one table's hand at a time in the order
     the hands ended (hand-for-hand: once every table has finished the round, all of it at once); their seats
     are emptied. Returns how many busted."""
     from tournaments.finishes import tournament_busts_record
 
-    busted = list(Entry.objects.filter(tournament=tournament, status=Entry.Status.PLAYING, chips=0)
-                  .exclude(table_id__in=running).select_related("user"))
+    busted = list(
+        Entry.objects.filter(tournament=tournament, status=Entry.Status.PLAYING, chips=0)
+        .exclude(table_id__in=running)
+        .select_related("user")
+    )
     if not busted:
         return 0
     if tournament.hand_for_hand_round and running:
@@ -406,17 +531,29 @@ def _busts_settle(*, tournament: Tournament, links: list[TournamentTable], runni
         hand = Hand.objects.filter(table_id=entry.table_id).order_by("-number").first()
         stacks = hand.config["stacks"] if hand else {}
         engine_seat = (entry.seat or 1) - 1
-        order = dealing_order(seat_count=hand.config["seat_count"], button=hand.config["button"],
-                              dealt_in=[int(s) for s in stacks]) if hand else ()
-        bust = Bust(entry=entry.pk, stack_at_start=int(stacks.get(str(engine_seat), 0)),
-                    after_button=order.index(engine_seat) + 1 if engine_seat in order else len(order) + 1,
-                    table=numbers.get(entry.table_id, 0))
+        order = (
+            dealing_order(
+                seat_count=hand.config["seat_count"],
+                button=hand.config["button"],
+                dealt_in=[int(s) for s in stacks],
+            )
+            if hand
+            else ()
+        )
+        bust = Bust(
+            entry=entry.pk,
+            stack_at_start=int(stacks.get(str(engine_seat), 0)),
+            after_button=order.index(engine_seat) + 1 if engine_seat in order else len(order) + 1,
+            table=numbers.get(entry.table_id, 0),
+        )
         key = 0 if tournament.hand_for_hand_round else entry.table_id
         groups.setdefault(key, []).append((entry, bust))
         ended_at[key] = min(ended_at.get(key, now), hand.ended_at if hand and hand.ended_at else now)
     for key in sorted(groups, key=lambda k: ended_at[k]):
         group = groups[key]
-        finishes = tournament_busts_record(tournament_id=tournament.pk, busts=[bust for _e, bust in group], now=now)
+        finishes = tournament_busts_record(
+            tournament_id=tournament.pk, busts=[bust for _e, bust in group], now=now
+        )
         names = {entry.pk: entry.user.username for entry, _b in group}
         by_table: dict[int, list[dict]] = {}
         for entry, _bust in group:
@@ -430,8 +567,12 @@ def _busts_settle(*, tournament: Tournament, links: list[TournamentTable], runni
                 names[finish.entry] = winner.user.username
             places.append({"player": names[finish.entry], "place": finish.place, "prize": finish.prize})
         Entry.objects.filter(pk__in=[entry.pk for entry, _b in group]).update(table=None, seat=None)
-        event = {"event": "places", "places": places, "finished": winner is not None,
-                 "currency": tournament.currency}
+        event = {
+            "event": "places",
+            "places": places,
+            "finished": winner is not None,
+            "currency": tournament.currency,
+        }
         tables_told = set(by_table) | ({winner.table_id} if winner is not None and winner.table_id else set())
         for table_id in tables_told:
             broadcast.table_publish_on_commit(table_id=table_id, events=[event])
@@ -451,32 +592,58 @@ def _tables_close(*, links: list[TournamentTable], tables: dict[int, Table], tou
         broadcast.table_send_state_on_commit(table_id=table.id)
 
 
-def _moves_apply(*, tournament: Tournament, rebalance, links: list[TournamentTable], tables: dict[int, Table],
-                 now: datetime) -> None:
+def _moves_apply(
+    *,
+    tournament: Tournament,
+    rebalance,
+    links: list[TournamentTable],
+    tables: dict[int, Table],
+    now: datetime,
+) -> None:
     """Carry out the moves of a rebalance: the seat left, the seat taken (the player posts the big blind when
     the plan says, `just_posted_big_blind` carried), a `moved` event at the old table naming the new one;
     broken tables close."""
     if not rebalance.moves and not rebalance.broken:
         return
     by_number = {link.number: link for link in links}
-    entries = {entry.pk: entry for entry in Entry.objects.filter(
-        pk__in=[move.entry for move in rebalance.moves]).select_related("user")}
+    entries = {
+        entry.pk: entry
+        for entry in Entry.objects.filter(pk__in=[move.entry for move in rebalance.moves]).select_related(
+            "user"
+        )
+    }
     told: dict[int, list[dict]] = {}
     for move in rebalance.moves:
         entry = entries[move.entry]
         source, target = by_number[move.from_table], by_number[move.to_table]
         _seat_clear(table_id=source.table_id, number=move.from_seat + 1)
         Entry.objects.filter(pk=entry.pk).update(table=None, seat=None)
-        _seat_fill(table=tables[target.table_id], number=move.to_seat + 1, entry=entry, tournament=tournament,
-                   now=now, just_posted_big_blind=move.just_posted_big_blind)
-        told.setdefault(source.table_id, []).append({
-            "event": "moved", "player": entry.user.username, "table": target.table_id, "table_number": target.number,
-            "seat": move.to_seat + 1, "reason": move.reason.value,
-        })
-        told.setdefault(target.table_id, []).append({
-            "event": "seat", "seat": move.to_seat + 1,
-            "player": {"name": entry.user.username, "bot": entry.user.is_bot}, "moved_from": source.number,
-        })
+        _seat_fill(
+            table=tables[target.table_id],
+            number=move.to_seat + 1,
+            entry=entry,
+            tournament=tournament,
+            now=now,
+            just_posted_big_blind=move.just_posted_big_blind,
+        )
+        told.setdefault(source.table_id, []).append(
+            {
+                "event": "moved",
+                "player": entry.user.username,
+                "table": target.table_id,
+                "table_number": target.number,
+                "seat": move.to_seat + 1,
+                "reason": move.reason.value,
+            }
+        )
+        told.setdefault(target.table_id, []).append(
+            {
+                "event": "seat",
+                "seat": move.to_seat + 1,
+                "player": {"name": entry.user.username, "bot": entry.user.is_bot},
+                "moved_from": source.number,
+            }
+        )
     for number in rebalance.broken:
         link = by_number[number]
         link.broken = True
@@ -496,8 +663,11 @@ def tournaments_due(*, now: datetime | None = None) -> tuple[list[int], list[int
     """Multi-table tournaments whose start time has come (to start), and running tournaments whose floor has
     something waiting for it (a worker killed with the next deal in memory, a late entry)."""
     now = now or timezone.now()
-    starting = list(Tournament.objects.filter(status=Status.REGISTERING, kind=Tournament.Kind.MULTI_TABLE,
-                                              starts_at__lte=now).values_list("pk", flat=True))
+    starting = list(
+        Tournament.objects.filter(
+            status=Status.REGISTERING, kind=Tournament.Kind.MULTI_TABLE, starts_at__lte=now
+        ).values_list("pk", flat=True)
+    )
     # The floor runs after every hand by itself; the sweep runs it only where something waits for it: a table
     # between hands whose last hand ended more than a few seconds ago (or never dealt), or a late entry. So
     # it does not take every table's lock every few seconds for nothing.
@@ -506,14 +676,20 @@ def tournaments_due(*, now: datetime | None = None) -> tuple[list[int], list[int
     quiet = now - timedelta(seconds=DEAL_PAUSE_SECONDS + SWEEP_GRACE_SECONDS)
     running_hand = Hand.objects.filter(table_id=OuterRef("table_id"), status=Hand.Status.RUNNING)
     recent_end = Hand.objects.filter(table_id=OuterRef("table_id"), ended_at__gt=quiet)
-    waiting = TournamentTable.objects.filter(tournament=OuterRef("pk"), broken=False, table__is_open=True).filter(
-        ~Exists(running_hand), ~Exists(recent_end))
+    waiting = TournamentTable.objects.filter(
+        tournament=OuterRef("pk"), broken=False, table__is_open=True
+    ).filter(~Exists(running_hand), ~Exists(recent_end))
     late = Entry.objects.filter(tournament=OuterRef("pk"), status=Entry.Status.REGISTERED)
-    running = list(Tournament.objects.filter(status=Status.RUNNING).filter(Q(Exists(waiting)) | Q(Exists(late)))
-                   .values_list("pk", flat=True))
+    running = list(
+        Tournament.objects.filter(status=Status.RUNNING)
+        .filter(Q(Exists(waiting)) | Q(Exists(late)))
+        .values_list("pk", flat=True)
+    )
     return starting, running
 
 
 def chips_in_play(*, tournament: Tournament) -> int:
     """Every chip of the tournament: those of players still in, which is entrants x the starting stack."""
-    return tournament.entries.filter(status=Entry.Status.PLAYING).aggregate(total=Sum("chips", default=0))["total"]
+    return tournament.entries.filter(status=Entry.Status.PLAYING).aggregate(total=Sum("chips", default=0))[
+        "total"
+    ]

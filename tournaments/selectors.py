@@ -159,11 +159,13 @@ def tournament_tables(*, tournament: Tournament) -> list[dict]:
     """The tournament's tables in play: number, room table id, players with chips and the biggest stack."""
     from tournaments.models import TournamentTable
 
-    links = TournamentTable.objects.filter(tournament=tournament, broken=False, table__is_open=True).order_by("number")
+    links = TournamentTable.objects.filter(tournament=tournament, broken=False, table__is_open=True).order_by(
+        "number"
+    )
     stacks: dict[int, list[int]] = {}
-    for table_id, chips in tournament.entries.filter(status=Entry.Status.PLAYING, table__isnull=False).values_list(
-        "table_id", "chips"
-    ):
+    for table_id, chips in tournament.entries.filter(
+        status=Entry.Status.PLAYING, table__isnull=False
+    ).values_list("table_id", "chips"):
         stacks.setdefault(table_id, []).append(chips)
     return [
         {"number": link.number, "table": link.table_id, "players": len(stacks.get(link.table_id, [])),

@@ -30,7 +30,9 @@ from tournaments.finishes import tournament_busts_record
 from tournaments.models import Entry, Tournament
 
 Status = Tournament.Status
-__all__ = ["tournament_busts_record"]  # a service of this module, written in tournaments.finishes (play uses it)
+__all__ = [
+    "tournament_busts_record"
+]  # a service of this module, written in tournaments.finishes (play uses it)
 
 
 def _locked(tournament_id: int) -> Tournament:
@@ -128,11 +130,18 @@ def _bots_register(*, tournament: Tournament, now: datetime) -> int:
         cost = tournament.buy_in + tournament.fee
         if wallet_balances(user=bot).get("play", 0) < cost:
             cashier.bot_wallet_fund(bot=bot, amount=max(10 * cost, 100_000))
-        entry = Entry.objects.create(tournament=tournament, user=bot, buy_in=tournament.buy_in, fee=tournament.fee,
-                                     registered_at=now)
+        entry = Entry.objects.create(
+            tournament=tournament, user=bot, buy_in=tournament.buy_in, fee=tournament.fee, registered_at=now
+        )
         cashier.tournament_entry_pay(
-            user=bot, currency=tournament.currency, pool_ref=tournament.pool_ref, buy_in=entry.buy_in,
-            fee=entry.fee, idempotency_key=f"tournament-entry:{entry.pk}", memo=tournament.name, now=now,
+            user=bot,
+            currency=tournament.currency,
+            pool_ref=tournament.pool_ref,
+            buy_in=entry.buy_in,
+            fee=entry.fee,
+            idempotency_key=f"tournament-entry:{entry.pk}",
+            memo=tournament.name,
+            now=now,
         )
         added += 1
     return added
@@ -229,9 +238,25 @@ def practice_reopen(*, tournament: Tournament, now: datetime) -> Tournament:
     players, a sit-and-go at once, a multi-table an hour after this one's start."""
     from datetime import timedelta
 
-    fields = ("name", "kind", "game", "structure", "currency", "buy_in", "fee", "starting_stack", "seats_per_table",
-              "blind_structure_id", "payout_table_id", "min_entrants", "max_entrants", "late_registration_levels",
-              "practice", "action_seconds", "time_bank_seconds")
+    fields = (
+        "name",
+        "kind",
+        "game",
+        "structure",
+        "currency",
+        "buy_in",
+        "fee",
+        "starting_stack",
+        "seats_per_table",
+        "blind_structure_id",
+        "payout_table_id",
+        "min_entrants",
+        "max_entrants",
+        "late_registration_levels",
+        "practice",
+        "action_seconds",
+        "time_bank_seconds",
+    )
     copy = Tournament(**{field: getattr(tournament, field) for field in fields})
     if tournament.kind == Tournament.Kind.MULTI_TABLE:
         copy.starts_at = max(tournament.starts_at or now, now) + timedelta(hours=1)

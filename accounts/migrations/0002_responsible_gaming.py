@@ -6,47 +6,128 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('accounts', '0001_initial'),
+        ("accounts", "0001_initial"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='DepositLimit',
+            name="DepositLimit",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('period', models.CharField(choices=[('day', 'Day'), ('week', 'Week'), ('month', 'Month')], max_length=8, verbose_name='period')),
-                ('amount', models.BigIntegerField(blank=True, null=True, verbose_name='limit')),
-                ('pending_amount', models.BigIntegerField(blank=True, null=True, verbose_name='new limit')),
-                ('pending_from', models.DateTimeField(blank=True, null=True, verbose_name='new limit from')),
-                ('updated_at', models.DateTimeField(auto_now=True, verbose_name='updated at')),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='deposit_limits', to=settings.AUTH_USER_MODEL, verbose_name='player')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "period",
+                    models.CharField(
+                        choices=[("day", "Day"), ("week", "Week"), ("month", "Month")],
+                        max_length=8,
+                        verbose_name="period",
+                    ),
+                ),
+                ("amount", models.BigIntegerField(blank=True, null=True, verbose_name="limit")),
+                ("pending_amount", models.BigIntegerField(blank=True, null=True, verbose_name="new limit")),
+                ("pending_from", models.DateTimeField(blank=True, null=True, verbose_name="new limit from")),
+                ("updated_at", models.DateTimeField(auto_now=True, verbose_name="updated at")),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="deposit_limits",
+                        to=settings.AUTH_USER_MODEL,
+                        verbose_name="player",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'deposit limit',
-                'verbose_name_plural': 'deposit limits',
-                'ordering': ('user', 'period'),
-                'constraints': [models.UniqueConstraint(fields=('user', 'period'), name='deposit_limit_one_per_period'), models.CheckConstraint(condition=models.Q(('amount__gte', 0), ('amount__isnull', True), _connector='OR'), name='deposit_limit_not_negative')],
+                "verbose_name": "deposit limit",
+                "verbose_name_plural": "deposit limits",
+                "ordering": ("user", "period"),
+                "constraints": [
+                    models.UniqueConstraint(fields=("user", "period"), name="deposit_limit_one_per_period"),
+                    models.CheckConstraint(
+                        condition=models.Q(("amount__gte", 0), ("amount__isnull", True), _connector="OR"),
+                        name="deposit_limit_not_negative",
+                    ),
+                ],
             },
         ),
         migrations.CreateModel(
-            name='SelfExclusion',
+            name="SelfExclusion",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('period', models.CharField(choices=[('30d', '30 days'), ('60d', '60 days'), ('90d', '90 days'), ('permanent', 'For good')], max_length=12, verbose_name='period')),
-                ('starts_at', models.DateTimeField(verbose_name='from')),
-                ('ends_at', models.DateTimeField(blank=True, null=True, verbose_name='until')),
-                ('lifted_at', models.DateTimeField(blank=True, null=True, verbose_name='lifted at')),
-                ('created_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL, verbose_name='recorded by')),
-                ('lifted_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL, verbose_name='lifted by')),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='self_exclusions', to=settings.AUTH_USER_MODEL, verbose_name='player')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "period",
+                    models.CharField(
+                        choices=[
+                            ("30d", "30 days"),
+                            ("60d", "60 days"),
+                            ("90d", "90 days"),
+                            ("permanent", "For good"),
+                        ],
+                        max_length=12,
+                        verbose_name="period",
+                    ),
+                ),
+                ("starts_at", models.DateTimeField(verbose_name="from")),
+                ("ends_at", models.DateTimeField(blank=True, null=True, verbose_name="until")),
+                ("lifted_at", models.DateTimeField(blank=True, null=True, verbose_name="lifted at")),
+                (
+                    "created_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                        verbose_name="recorded by",
+                    ),
+                ),
+                (
+                    "lifted_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                        verbose_name="lifted by",
+                    ),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="self_exclusions",
+                        to=settings.AUTH_USER_MODEL,
+                        verbose_name="player",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'self-exclusion',
-                'verbose_name_plural': 'self-exclusions',
-                'ordering': ('-starts_at',),
-                'constraints': [models.CheckConstraint(condition=models.Q(models.Q(('ends_at__isnull', True), ('period', 'permanent')), models.Q(models.Q(('period', 'permanent'), _negated=True), ('ends_at__isnull', False)), _connector='OR'), name='self_exclusion_end_matches_period')],
+                "verbose_name": "self-exclusion",
+                "verbose_name_plural": "self-exclusions",
+                "ordering": ("-starts_at",),
+                "constraints": [
+                    models.CheckConstraint(
+                        condition=models.Q(
+                            models.Q(("ends_at__isnull", True), ("period", "permanent")),
+                            models.Q(
+                                models.Q(("period", "permanent"), _negated=True), ("ends_at__isnull", False)
+                            ),
+                            _connector="OR",
+                        ),
+                        name="self_exclusion_end_matches_period",
+                    )
+                ],
             },
         ),
     ]

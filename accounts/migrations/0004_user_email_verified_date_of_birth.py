@@ -4,20 +4,19 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('accounts', '0003_user_identity_verified_by'),
+        ("accounts", "0003_user_identity_verified_by"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='user',
-            name='date_of_birth',
-            field=models.DateField(blank=True, null=True, verbose_name='date of birth'),
+            model_name="user",
+            name="date_of_birth",
+            field=models.DateField(blank=True, null=True, verbose_name="date of birth"),
         ),
         migrations.AddField(
-            model_name='user',
-            name='email_verified_at',
-            field=models.DateTimeField(blank=True, null=True, verbose_name='email verified at'),
+            model_name="user",
+            name="email_verified_at",
+            field=models.DateTimeField(blank=True, null=True, verbose_name="email verified at"),
         ),
     ]

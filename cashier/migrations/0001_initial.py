@@ -7,212 +7,581 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('tables', '0001_initial'),
+        ("tables", "0001_initial"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='SandboxOperation',
+            name="SandboxOperation",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('idempotency_key', models.CharField(max_length=200, unique=True)),
-                ('operation', models.CharField(max_length=16)),
-                ('amount', models.BigIntegerField()),
-                ('currency', models.CharField(max_length=4)),
-                ('token', models.CharField(max_length=64)),
-                ('status', models.CharField(max_length=16)),
-                ('reference', models.CharField(max_length=64)),
-                ('calls', models.PositiveIntegerField(default=0)),
-                ('created_at', models.DateTimeField(default=django.utils.timezone.now)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("idempotency_key", models.CharField(max_length=200, unique=True)),
+                ("operation", models.CharField(max_length=16)),
+                ("amount", models.BigIntegerField()),
+                ("currency", models.CharField(max_length=4)),
+                ("token", models.CharField(max_length=64)),
+                ("status", models.CharField(max_length=16)),
+                ("reference", models.CharField(max_length=64)),
+                ("calls", models.PositiveIntegerField(default=0)),
+                ("created_at", models.DateTimeField(default=django.utils.timezone.now)),
             ],
             options={
-                'verbose_name': 'sandbox provider operation',
-                'verbose_name_plural': 'sandbox provider operations',
+                "verbose_name": "sandbox provider operation",
+                "verbose_name_plural": "sandbox provider operations",
             },
         ),
         migrations.CreateModel(
-            name='Account',
+            name="Account",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('kind', models.CharField(choices=[('player_play', 'Player play-chip wallet'), ('player_eur', 'Player EUR wallet'), ('bot_play', 'House bot play-chip wallet'), ('seat', 'Seat session'), ('prize_pool', 'Tournament prize pool'), ('rake', 'Room rake'), ('fees', 'Room fees'), ('clearing', 'Payment provider clearing'), ('issuer', 'Play-chip issuer'), ('withdrawal_hold', 'Withdrawals pending')], max_length=16, verbose_name='kind')),
-                ('currency', models.CharField(choices=[('play', 'Play chips'), ('eur', 'Euro')], max_length=4, verbose_name='currency')),
-                ('ref', models.CharField(blank=True, default='', max_length=64, verbose_name='reference')),
-                ('balance', models.BigIntegerField(default=0, verbose_name='balance')),
-                ('created_at', models.DateTimeField(default=django.utils.timezone.now, verbose_name='created at')),
-                ('table', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to='tables.table', verbose_name='table')),
-                ('user', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='ledger_accounts', to=settings.AUTH_USER_MODEL, verbose_name='owner')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[
+                            ("player_play", "Player play-chip wallet"),
+                            ("player_eur", "Player EUR wallet"),
+                            ("bot_play", "House bot play-chip wallet"),
+                            ("seat", "Seat session"),
+                            ("prize_pool", "Tournament prize pool"),
+                            ("rake", "Room rake"),
+                            ("fees", "Room fees"),
+                            ("clearing", "Payment provider clearing"),
+                            ("issuer", "Play-chip issuer"),
+                            ("withdrawal_hold", "Withdrawals pending"),
+                        ],
+                        max_length=16,
+                        verbose_name="kind",
+                    ),
+                ),
+                (
+                    "currency",
+                    models.CharField(
+                        choices=[("play", "Play chips"), ("eur", "Euro")],
+                        max_length=4,
+                        verbose_name="currency",
+                    ),
+                ),
+                ("ref", models.CharField(blank=True, default="", max_length=64, verbose_name="reference")),
+                ("balance", models.BigIntegerField(default=0, verbose_name="balance")),
+                (
+                    "created_at",
+                    models.DateTimeField(default=django.utils.timezone.now, verbose_name="created at"),
+                ),
+                (
+                    "table",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to="tables.table",
+                        verbose_name="table",
+                    ),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="ledger_accounts",
+                        to=settings.AUTH_USER_MODEL,
+                        verbose_name="owner",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'ledger account',
-                'verbose_name_plural': 'ledger accounts',
-                'ordering': ('id',),
+                "verbose_name": "ledger account",
+                "verbose_name_plural": "ledger accounts",
+                "ordering": ("id",),
             },
         ),
         migrations.CreateModel(
-            name='SeatSession',
+            name="SeatSession",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('seat_number', models.PositiveSmallIntegerField(verbose_name='seat')),
-                ('currency', models.CharField(choices=[('play', 'Play chips'), ('eur', 'Euro')], max_length=4, verbose_name='currency')),
-                ('opened_at', models.DateTimeField(default=django.utils.timezone.now, verbose_name='opened at')),
-                ('moved_in', models.BigIntegerField(default=0, verbose_name='moved in from the wallet')),
-                ('closed_at', models.DateTimeField(blank=True, null=True, verbose_name='closed at')),
-                ('left_with', models.BigIntegerField(blank=True, null=True, verbose_name='left with')),
-                ('cash_out_after_hand', models.BooleanField(default=False, help_text='Set when the player self-excluded during a hand: the table cashes the seat out when it ends.', verbose_name='cash out after the hand')),
-                ('account', models.OneToOneField(on_delete=django.db.models.deletion.PROTECT, related_name='seat_session', to='cashier.account', verbose_name='account')),
-                ('table', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='seat_sessions', to='tables.table', verbose_name='table')),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='seat_sessions', to=settings.AUTH_USER_MODEL, verbose_name='player')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("seat_number", models.PositiveSmallIntegerField(verbose_name="seat")),
+                (
+                    "currency",
+                    models.CharField(
+                        choices=[("play", "Play chips"), ("eur", "Euro")],
+                        max_length=4,
+                        verbose_name="currency",
+                    ),
+                ),
+                (
+                    "opened_at",
+                    models.DateTimeField(default=django.utils.timezone.now, verbose_name="opened at"),
+                ),
+                ("moved_in", models.BigIntegerField(default=0, verbose_name="moved in from the wallet")),
+                ("closed_at", models.DateTimeField(blank=True, null=True, verbose_name="closed at")),
+                ("left_with", models.BigIntegerField(blank=True, null=True, verbose_name="left with")),
+                (
+                    "cash_out_after_hand",
+                    models.BooleanField(
+                        default=False,
+                        help_text="Set when the player self-excluded during a hand: the table cashes the seat out when it ends.",
+                        verbose_name="cash out after the hand",
+                    ),
+                ),
+                (
+                    "account",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="seat_session",
+                        to="cashier.account",
+                        verbose_name="account",
+                    ),
+                ),
+                (
+                    "table",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="seat_sessions",
+                        to="tables.table",
+                        verbose_name="table",
+                    ),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="seat_sessions",
+                        to=settings.AUTH_USER_MODEL,
+                        verbose_name="player",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'seat session',
-                'verbose_name_plural': 'seat sessions',
-                'ordering': ('-id',),
+                "verbose_name": "seat session",
+                "verbose_name_plural": "seat sessions",
+                "ordering": ("-id",),
             },
         ),
         migrations.CreateModel(
-            name='Transfer',
+            name="Transfer",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('kind', models.CharField(choices=[('welcome', 'Welcome play chips'), ('refill', 'Play-chip refill'), ('bot_funding', 'House bot funding'), ('deposit', 'Deposit'), ('withdrawal_hold', 'Withdrawal requested'), ('withdrawal_paid', 'Withdrawal paid'), ('withdrawal_return', 'Withdrawal returned'), ('buy_in', 'Buy-in'), ('top_up', 'Top-up'), ('cash_out', 'Cash-out'), ('hand', 'Hand'), ('tournament_entry', 'Tournament entry'), ('tournament_prize', 'Tournament prize')], max_length=20, verbose_name='kind')),
-                ('currency', models.CharField(choices=[('play', 'Play chips'), ('eur', 'Euro')], max_length=4, verbose_name='currency')),
-                ('idempotency_key', models.CharField(blank=True, max_length=200, null=True, unique=True, verbose_name='idempotency key')),
-                ('request_hash', models.CharField(blank=True, default='', max_length=64, verbose_name='request fingerprint')),
-                ('created_at', models.DateTimeField(db_index=True, default=django.utils.timezone.now, verbose_name='created at')),
-                ('hand_ref', models.CharField(blank=True, default='', max_length=100, verbose_name='hand')),
-                ('memo', models.CharField(blank=True, default='', max_length=200, verbose_name='memo')),
-                ('table', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to='tables.table', verbose_name='table')),
-                ('user', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL, verbose_name='player')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[
+                            ("welcome", "Welcome play chips"),
+                            ("refill", "Play-chip refill"),
+                            ("bot_funding", "House bot funding"),
+                            ("deposit", "Deposit"),
+                            ("withdrawal_hold", "Withdrawal requested"),
+                            ("withdrawal_paid", "Withdrawal paid"),
+                            ("withdrawal_return", "Withdrawal returned"),
+                            ("buy_in", "Buy-in"),
+                            ("top_up", "Top-up"),
+                            ("cash_out", "Cash-out"),
+                            ("hand", "Hand"),
+                            ("tournament_entry", "Tournament entry"),
+                            ("tournament_prize", "Tournament prize"),
+                        ],
+                        max_length=20,
+                        verbose_name="kind",
+                    ),
+                ),
+                (
+                    "currency",
+                    models.CharField(
+                        choices=[("play", "Play chips"), ("eur", "Euro")],
+                        max_length=4,
+                        verbose_name="currency",
+                    ),
+                ),
+                (
+                    "idempotency_key",
+                    models.CharField(
+                        blank=True, max_length=200, null=True, unique=True, verbose_name="idempotency key"
+                    ),
+                ),
+                (
+                    "request_hash",
+                    models.CharField(
+                        blank=True, default="", max_length=64, verbose_name="request fingerprint"
+                    ),
+                ),
+                (
+                    "created_at",
+                    models.DateTimeField(
+                        db_index=True, default=django.utils.timezone.now, verbose_name="created at"
+                    ),
+                ),
+                ("hand_ref", models.CharField(blank=True, default="", max_length=100, verbose_name="hand")),
+                ("memo", models.CharField(blank=True, default="", max_length=200, verbose_name="memo")),
+                (
+                    "table",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to="tables.table",
+                        verbose_name="table",
+                    ),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                        verbose_name="player",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'transfer',
-                'verbose_name_plural': 'transfers',
-                'ordering': ('-id',),
+                "verbose_name": "transfer",
+                "verbose_name_plural": "transfers",
+                "ordering": ("-id",),
             },
         ),
         migrations.CreateModel(
-            name='Entry',
+            name="Entry",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('amount', models.BigIntegerField(verbose_name='amount')),
-                ('balance_after', models.BigIntegerField(verbose_name='balance after')),
-                ('account', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='entries', to='cashier.account', verbose_name='account')),
-                ('transfer', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='entries', to='cashier.transfer', verbose_name='transfer')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("amount", models.BigIntegerField(verbose_name="amount")),
+                ("balance_after", models.BigIntegerField(verbose_name="balance after")),
+                (
+                    "account",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="entries",
+                        to="cashier.account",
+                        verbose_name="account",
+                    ),
+                ),
+                (
+                    "transfer",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="entries",
+                        to="cashier.transfer",
+                        verbose_name="transfer",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'entry',
-                'verbose_name_plural': 'entries',
-                'ordering': ('id',),
+                "verbose_name": "entry",
+                "verbose_name_plural": "entries",
+                "ordering": ("id",),
             },
         ),
         migrations.CreateModel(
-            name='Deposit',
+            name="Deposit",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('amount', models.BigIntegerField(verbose_name='amount')),
-                ('currency', models.CharField(choices=[('play', 'Play chips'), ('eur', 'Euro')], default='eur', max_length=4, verbose_name='currency')),
-                ('idempotency_key', models.CharField(max_length=200, unique=True, verbose_name='idempotency key')),
-                ('request_hash', models.CharField(max_length=64, verbose_name='request fingerprint')),
-                ('provider', models.CharField(max_length=32, verbose_name='provider')),
-                ('card_token', models.CharField(max_length=64, verbose_name='card token')),
-                ('card_label', models.CharField(max_length=32, verbose_name='card')),
-                ('status', models.CharField(choices=[('pending', 'Waiting for the payment provider'), ('succeeded', 'Credited'), ('declined', 'Declined')], default='pending', max_length=16, verbose_name='status')),
-                ('provider_ref', models.CharField(blank=True, default='', max_length=64, verbose_name='provider reference')),
-                ('message', models.CharField(blank=True, default='', max_length=200, verbose_name='message')),
-                ('attempts', models.PositiveIntegerField(default=0, verbose_name='attempts')),
-                ('created_at', models.DateTimeField(db_index=True, default=django.utils.timezone.now, verbose_name='created at')),
-                ('updated_at', models.DateTimeField(auto_now=True, verbose_name='updated at')),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='deposits', to=settings.AUTH_USER_MODEL, verbose_name='player')),
-                ('transfer', models.OneToOneField(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to='cashier.transfer')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("amount", models.BigIntegerField(verbose_name="amount")),
+                (
+                    "currency",
+                    models.CharField(
+                        choices=[("play", "Play chips"), ("eur", "Euro")],
+                        default="eur",
+                        max_length=4,
+                        verbose_name="currency",
+                    ),
+                ),
+                (
+                    "idempotency_key",
+                    models.CharField(max_length=200, unique=True, verbose_name="idempotency key"),
+                ),
+                ("request_hash", models.CharField(max_length=64, verbose_name="request fingerprint")),
+                ("provider", models.CharField(max_length=32, verbose_name="provider")),
+                ("card_token", models.CharField(max_length=64, verbose_name="card token")),
+                ("card_label", models.CharField(max_length=32, verbose_name="card")),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("pending", "Waiting for the payment provider"),
+                            ("succeeded", "Credited"),
+                            ("declined", "Declined"),
+                        ],
+                        default="pending",
+                        max_length=16,
+                        verbose_name="status",
+                    ),
+                ),
+                (
+                    "provider_ref",
+                    models.CharField(
+                        blank=True, default="", max_length=64, verbose_name="provider reference"
+                    ),
+                ),
+                ("message", models.CharField(blank=True, default="", max_length=200, verbose_name="message")),
+                ("attempts", models.PositiveIntegerField(default=0, verbose_name="attempts")),
+                (
+                    "created_at",
+                    models.DateTimeField(
+                        db_index=True, default=django.utils.timezone.now, verbose_name="created at"
+                    ),
+                ),
+                ("updated_at", models.DateTimeField(auto_now=True, verbose_name="updated at")),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="deposits",
+                        to=settings.AUTH_USER_MODEL,
+                        verbose_name="player",
+                    ),
+                ),
+                (
+                    "transfer",
+                    models.OneToOneField(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to="cashier.transfer",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'deposit',
-                'verbose_name_plural': 'deposits',
-                'ordering': ('-id',),
+                "verbose_name": "deposit",
+                "verbose_name_plural": "deposits",
+                "ordering": ("-id",),
             },
         ),
         migrations.CreateModel(
-            name='Withdrawal',
+            name="Withdrawal",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('amount', models.BigIntegerField(verbose_name='amount')),
-                ('currency', models.CharField(choices=[('play', 'Play chips'), ('eur', 'Euro')], default='eur', max_length=4, verbose_name='currency')),
-                ('idempotency_key', models.CharField(max_length=200, unique=True, verbose_name='idempotency key')),
-                ('request_hash', models.CharField(max_length=64, verbose_name='request fingerprint')),
-                ('provider', models.CharField(max_length=32, verbose_name='provider')),
-                ('destination_token', models.CharField(max_length=64, verbose_name='destination token')),
-                ('destination_label', models.CharField(max_length=32, verbose_name='destination')),
-                ('status', models.CharField(choices=[('pending', 'Waiting for review'), ('processing', 'Approved, being paid'), ('paid', 'Paid'), ('rejected', 'Rejected, money returned'), ('failed', 'Payment failed, money returned')], default='pending', max_length=16, verbose_name='status')),
-                ('reason', models.CharField(blank=True, default='', max_length=200, verbose_name='reason')),
-                ('provider_ref', models.CharField(blank=True, default='', max_length=64, verbose_name='provider reference')),
-                ('attempts', models.PositiveIntegerField(default=0, verbose_name='attempts')),
-                ('decided_at', models.DateTimeField(blank=True, null=True, verbose_name='decided at')),
-                ('created_at', models.DateTimeField(db_index=True, default=django.utils.timezone.now, verbose_name='requested at')),
-                ('decided_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL, verbose_name='decided by')),
-                ('final_transfer', models.OneToOneField(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to='cashier.transfer')),
-                ('hold_transfer', models.OneToOneField(on_delete=django.db.models.deletion.PROTECT, related_name='+', to='cashier.transfer')),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='withdrawals', to=settings.AUTH_USER_MODEL, verbose_name='player')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("amount", models.BigIntegerField(verbose_name="amount")),
+                (
+                    "currency",
+                    models.CharField(
+                        choices=[("play", "Play chips"), ("eur", "Euro")],
+                        default="eur",
+                        max_length=4,
+                        verbose_name="currency",
+                    ),
+                ),
+                (
+                    "idempotency_key",
+                    models.CharField(max_length=200, unique=True, verbose_name="idempotency key"),
+                ),
+                ("request_hash", models.CharField(max_length=64, verbose_name="request fingerprint")),
+                ("provider", models.CharField(max_length=32, verbose_name="provider")),
+                ("destination_token", models.CharField(max_length=64, verbose_name="destination token")),
+                ("destination_label", models.CharField(max_length=32, verbose_name="destination")),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("pending", "Waiting for review"),
+                            ("processing", "Approved, being paid"),
+                            ("paid", "Paid"),
+                            ("rejected", "Rejected, money returned"),
+                            ("failed", "Payment failed, money returned"),
+                        ],
+                        default="pending",
+                        max_length=16,
+                        verbose_name="status",
+                    ),
+                ),
+                ("reason", models.CharField(blank=True, default="", max_length=200, verbose_name="reason")),
+                (
+                    "provider_ref",
+                    models.CharField(
+                        blank=True, default="", max_length=64, verbose_name="provider reference"
+                    ),
+                ),
+                ("attempts", models.PositiveIntegerField(default=0, verbose_name="attempts")),
+                ("decided_at", models.DateTimeField(blank=True, null=True, verbose_name="decided at")),
+                (
+                    "created_at",
+                    models.DateTimeField(
+                        db_index=True, default=django.utils.timezone.now, verbose_name="requested at"
+                    ),
+                ),
+                (
+                    "decided_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                        verbose_name="decided by",
+                    ),
+                ),
+                (
+                    "final_transfer",
+                    models.OneToOneField(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to="cashier.transfer",
+                    ),
+                ),
+                (
+                    "hold_transfer",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="+", to="cashier.transfer"
+                    ),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="withdrawals",
+                        to=settings.AUTH_USER_MODEL,
+                        verbose_name="player",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'withdrawal',
-                'verbose_name_plural': 'withdrawals',
-                'ordering': ('-id',),
+                "verbose_name": "withdrawal",
+                "verbose_name_plural": "withdrawals",
+                "ordering": ("-id",),
             },
         ),
         migrations.AddConstraint(
-            model_name='account',
-            constraint=models.CheckConstraint(condition=models.Q(('balance__gte', 0), ('kind__in', ('issuer', 'clearing')), _connector='OR'), name='account_balance_not_negative'),
+            model_name="account",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    ("balance__gte", 0), ("kind__in", ("issuer", "clearing")), _connector="OR"
+                ),
+                name="account_balance_not_negative",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='account',
-            constraint=models.CheckConstraint(condition=models.Q(models.Q(('currency', 'play'), ('kind__in', ('player_play', 'bot_play', 'issuer'))), models.Q(('currency', 'eur'), ('kind__in', ('player_eur', 'clearing', 'withdrawal_hold'))), ('kind__in', ('seat', 'prize_pool', 'rake', 'fees')), _connector='OR'), name='account_kind_currency'),
+            model_name="account",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    models.Q(("currency", "play"), ("kind__in", ("player_play", "bot_play", "issuer"))),
+                    models.Q(
+                        ("currency", "eur"), ("kind__in", ("player_eur", "clearing", "withdrawal_hold"))
+                    ),
+                    ("kind__in", ("seat", "prize_pool", "rake", "fees")),
+                    _connector="OR",
+                ),
+                name="account_kind_currency",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='account',
-            constraint=models.CheckConstraint(condition=models.Q(models.Q(('kind__in', ('player_play', 'player_eur', 'bot_play', 'seat')), _negated=True), ('user__isnull', False), _connector='OR'), name='account_owned_wallets'),
+            model_name="account",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    models.Q(("kind__in", ("player_play", "player_eur", "bot_play", "seat")), _negated=True),
+                    ("user__isnull", False),
+                    _connector="OR",
+                ),
+                name="account_owned_wallets",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='account',
-            constraint=models.UniqueConstraint(condition=models.Q(('kind__in', ('player_play', 'player_eur', 'bot_play'))), fields=('user', 'kind', 'currency'), name='account_one_wallet'),
+            model_name="account",
+            constraint=models.UniqueConstraint(
+                condition=models.Q(("kind__in", ("player_play", "player_eur", "bot_play"))),
+                fields=("user", "kind", "currency"),
+                name="account_one_wallet",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='account',
-            constraint=models.UniqueConstraint(condition=models.Q(('kind__in', ('prize_pool', 'rake', 'fees', 'clearing', 'issuer', 'withdrawal_hold'))), fields=('kind', 'currency', 'ref'), name='account_one_system'),
+            model_name="account",
+            constraint=models.UniqueConstraint(
+                condition=models.Q(
+                    ("kind__in", ("prize_pool", "rake", "fees", "clearing", "issuer", "withdrawal_hold"))
+                ),
+                fields=("kind", "currency", "ref"),
+                name="account_one_system",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='seatsession',
-            constraint=models.UniqueConstraint(condition=models.Q(('closed_at__isnull', True)), fields=('table', 'seat_number'), name='seat_session_one_per_seat'),
+            model_name="seatsession",
+            constraint=models.UniqueConstraint(
+                condition=models.Q(("closed_at__isnull", True)),
+                fields=("table", "seat_number"),
+                name="seat_session_one_per_seat",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='seatsession',
-            constraint=models.UniqueConstraint(condition=models.Q(('closed_at__isnull', True)), fields=('table', 'user'), name='seat_session_one_per_player'),
+            model_name="seatsession",
+            constraint=models.UniqueConstraint(
+                condition=models.Q(("closed_at__isnull", True)),
+                fields=("table", "user"),
+                name="seat_session_one_per_player",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='seatsession',
-            constraint=models.CheckConstraint(condition=models.Q(('moved_in__gte', 0)), name='seat_session_moved_in'),
+            model_name="seatsession",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("moved_in__gte", 0)), name="seat_session_moved_in"
+            ),
         ),
         migrations.AddIndex(
-            model_name='entry',
-            index=models.Index(fields=['account', '-id'], name='entry_account_recent'),
+            model_name="entry",
+            index=models.Index(fields=["account", "-id"], name="entry_account_recent"),
         ),
         migrations.AddConstraint(
-            model_name='entry',
-            constraint=models.CheckConstraint(condition=models.Q(('amount', 0), _negated=True), name='entry_amount_not_zero'),
+            model_name="entry",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("amount", 0), _negated=True), name="entry_amount_not_zero"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='entry',
-            constraint=models.UniqueConstraint(fields=('transfer', 'account'), name='entry_one_leg_per_account'),
+            model_name="entry",
+            constraint=models.UniqueConstraint(
+                fields=("transfer", "account"), name="entry_one_leg_per_account"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='deposit',
-            constraint=models.CheckConstraint(condition=models.Q(('amount__gt', 0)), name='deposit_amount_positive'),
+            model_name="deposit",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("amount__gt", 0)), name="deposit_amount_positive"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='withdrawal',
-            constraint=models.CheckConstraint(condition=models.Q(('amount__gt', 0)), name='withdrawal_amount_positive'),
+            model_name="withdrawal",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("amount__gt", 0)), name="withdrawal_amount_positive"
+            ),
         ),
     ]

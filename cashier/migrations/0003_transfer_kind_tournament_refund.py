@@ -4,15 +4,33 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('cashier', '0002_ledger_triggers'),
+        ("cashier", "0002_ledger_triggers"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='transfer',
-            name='kind',
-            field=models.CharField(choices=[('welcome', 'Welcome play chips'), ('refill', 'Play-chip refill'), ('bot_funding', 'House bot funding'), ('deposit', 'Deposit'), ('withdrawal_hold', 'Withdrawal requested'), ('withdrawal_paid', 'Withdrawal paid'), ('withdrawal_return', 'Withdrawal returned'), ('buy_in', 'Buy-in'), ('top_up', 'Top-up'), ('cash_out', 'Cash-out'), ('hand', 'Hand'), ('tournament_entry', 'Tournament entry'), ('tournament_prize', 'Tournament prize'), ('tournament_refund', 'Tournament refund')], max_length=20, verbose_name='kind'),
+            model_name="transfer",
+            name="kind",
+            field=models.CharField(
+                choices=[
+                    ("welcome", "Welcome play chips"),
+                    ("refill", "Play-chip refill"),
+                    ("bot_funding", "House bot funding"),
+                    ("deposit", "Deposit"),
+                    ("withdrawal_hold", "Withdrawal requested"),
+                    ("withdrawal_paid", "Withdrawal paid"),
+                    ("withdrawal_return", "Withdrawal returned"),
+                    ("buy_in", "Buy-in"),
+                    ("top_up", "Top-up"),
+                    ("cash_out", "Cash-out"),
+                    ("hand", "Hand"),
+                    ("tournament_entry", "Tournament entry"),
+                    ("tournament_prize", "Tournament prize"),
+                    ("tournament_refund", "Tournament refund"),
+                ],
+                max_length=20,
+                verbose_name="kind",
+            ),
         ),
     ]

@@ -118,11 +118,23 @@ def _settled_pots(story: HandStory) -> list[dict[str, Any]]:
             "rake": pot["rake"],
             "net": pot["net"],
             "winners": {str(seat + 1): amount for seat, amount in pot["winners"].items() if amount},
-            **({"runs": [
-                {"run": run["run"], "board": run["board"], "amount": run["amount"],
-                 "winners": {str(seat + 1): amount for seat, amount in run["winners"].items() if amount}}
-                for run in pot["runs"]
-            ]} if pot.get("runs") else {}),
+            **(
+                {
+                    "runs": [
+                        {
+                            "run": run["run"],
+                            "board": run["board"],
+                            "amount": run["amount"],
+                            "winners": {
+                                str(seat + 1): amount for seat, amount in run["winners"].items() if amount
+                            },
+                        }
+                        for run in pot["runs"]
+                    ]
+                }
+                if pot.get("runs")
+                else {}
+            ),
         }
         for pot in story.pots
     ]

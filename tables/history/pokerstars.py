@@ -212,7 +212,9 @@ class _Writer:
         if story.run_twice:
             lines.append("Hand was run twice")
             words = ("FIRST", "SECOND")
-            lines += [f"{word} Board {cards_text(board)}" for word, board in zip(words, story.boards, strict=True)]
+            lines += [
+                f"{word} Board {cards_text(board)}" for word, board in zip(words, story.boards, strict=True)
+            ]
         elif story.board:
             lines.append(f"Board {cards_text(story.board)}")
         lines += [self.seat_summary(seat.seat) for seat in story.seats]

@@ -267,8 +267,13 @@ def story_steps(story: HandStory) -> list[Step]:
             street = data["street"]
             bets = dict.fromkeys(story.order, 0)
             steps.append(
-                Step("street", street=street, cards=tuple(data["cards"]), board=tuple(data["board"]),
-                     run=data.get("run", 0))
+                Step(
+                    "street",
+                    street=street,
+                    cards=tuple(data["cards"]),
+                    board=tuple(data["board"]),
+                    run=data.get("run", 0),
+                )
             )
         elif event.kind == "showdown":
             steps.append(Step("show", seat=data["seat"], cards=tuple(data["cards"]), after_end=ended))

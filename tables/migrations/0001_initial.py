@@ -7,7 +7,6 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
@@ -16,100 +15,276 @@ class Migration(migrations.Migration):
 
     operations = [
         migrations.CreateModel(
-            name='RakeSchedule',
+            name="RakeSchedule",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=80, unique=True, verbose_name='name')),
-                ('method', models.CharField(choices=[('per_unit', 'One chip per whole unit of pot'), ('percent', 'Percentage, rounded down to the chip')], max_length=16, verbose_name='method')),
-                ('unit', models.PositiveIntegerField(default=18, help_text='per_unit: pot size per chip of rake', verbose_name='unit')),
-                ('percent_bp', models.PositiveIntegerField(default=550, validators=[django.core.validators.MaxValueValidator(10000)], verbose_name='rate (basis points)')),
-                ('no_flop_no_drop', models.BooleanField(default=True, verbose_name='no flop, no drop')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("name", models.CharField(max_length=80, unique=True, verbose_name="name")),
+                (
+                    "method",
+                    models.CharField(
+                        choices=[
+                            ("per_unit", "One chip per whole unit of pot"),
+                            ("percent", "Percentage, rounded down to the chip"),
+                        ],
+                        max_length=16,
+                        verbose_name="method",
+                    ),
+                ),
+                (
+                    "unit",
+                    models.PositiveIntegerField(
+                        default=18, help_text="per_unit: pot size per chip of rake", verbose_name="unit"
+                    ),
+                ),
+                (
+                    "percent_bp",
+                    models.PositiveIntegerField(
+                        default=550,
+                        validators=[django.core.validators.MaxValueValidator(10000)],
+                        verbose_name="rate (basis points)",
+                    ),
+                ),
+                ("no_flop_no_drop", models.BooleanField(default=True, verbose_name="no flop, no drop")),
             ],
             options={
-                'verbose_name': 'rake schedule',
-                'verbose_name_plural': 'rake schedules',
+                "verbose_name": "rake schedule",
+                "verbose_name_plural": "rake schedules",
             },
         ),
         migrations.CreateModel(
-            name='Table',
+            name="Table",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=80, unique=True, verbose_name='name')),
-                ('game', models.CharField(choices=[('holdem', "Texas Hold'em"), ('omaha', 'Omaha'), ('omaha_hilo', 'Omaha Hi-Lo 8 or better')], default='holdem', max_length=16, verbose_name='game')),
-                ('structure', models.CharField(choices=[('nl', 'No-Limit'), ('pl', 'Pot-Limit'), ('fl', 'Fixed-Limit')], default='nl', max_length=2, verbose_name='structure')),
-                ('currency', models.CharField(choices=[('play', 'Play chips'), ('eur', 'Euro')], default='play', max_length=4, verbose_name='currency')),
-                ('chip', models.PositiveIntegerField(default=1, validators=[django.core.validators.MinValueValidator(1)], verbose_name='smallest chip')),
-                ('small_blind', models.PositiveIntegerField(validators=[django.core.validators.MinValueValidator(1)], verbose_name='small blind')),
-                ('big_blind', models.PositiveIntegerField(validators=[django.core.validators.MinValueValidator(1)], verbose_name='big blind')),
-                ('min_buy_in', models.PositiveIntegerField(blank=True, verbose_name='minimum buy-in')),
-                ('max_buy_in', models.PositiveIntegerField(blank=True, verbose_name='maximum buy-in')),
-                ('seats', models.PositiveSmallIntegerField(default=6, validators=[django.core.validators.MinValueValidator(2), django.core.validators.MaxValueValidator(10)], verbose_name='seats')),
-                ('allow_straddle', models.BooleanField(default=False, verbose_name='straddle allowed')),
-                ('action_seconds', models.PositiveSmallIntegerField(default=20, verbose_name='seconds to act')),
-                ('time_bank_seconds', models.PositiveSmallIntegerField(default=30, verbose_name='time bank (seconds)')),
-                ('bots_allowed', models.BooleanField(default=False, verbose_name='house bots may sit')),
-                ('is_open', models.BooleanField(default=True, verbose_name='open')),
-                ('seq', models.BigIntegerField(default=0, editable=False, help_text='number of the last message the table sent')),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('rake_schedule', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, to='tables.rakeschedule', verbose_name='rake schedule')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("name", models.CharField(max_length=80, unique=True, verbose_name="name")),
+                (
+                    "game",
+                    models.CharField(
+                        choices=[
+                            ("holdem", "Texas Hold'em"),
+                            ("omaha", "Omaha"),
+                            ("omaha_hilo", "Omaha Hi-Lo 8 or better"),
+                        ],
+                        default="holdem",
+                        max_length=16,
+                        verbose_name="game",
+                    ),
+                ),
+                (
+                    "structure",
+                    models.CharField(
+                        choices=[("nl", "No-Limit"), ("pl", "Pot-Limit"), ("fl", "Fixed-Limit")],
+                        default="nl",
+                        max_length=2,
+                        verbose_name="structure",
+                    ),
+                ),
+                (
+                    "currency",
+                    models.CharField(
+                        choices=[("play", "Play chips"), ("eur", "Euro")],
+                        default="play",
+                        max_length=4,
+                        verbose_name="currency",
+                    ),
+                ),
+                (
+                    "chip",
+                    models.PositiveIntegerField(
+                        default=1,
+                        validators=[django.core.validators.MinValueValidator(1)],
+                        verbose_name="smallest chip",
+                    ),
+                ),
+                (
+                    "small_blind",
+                    models.PositiveIntegerField(
+                        validators=[django.core.validators.MinValueValidator(1)], verbose_name="small blind"
+                    ),
+                ),
+                (
+                    "big_blind",
+                    models.PositiveIntegerField(
+                        validators=[django.core.validators.MinValueValidator(1)], verbose_name="big blind"
+                    ),
+                ),
+                ("min_buy_in", models.PositiveIntegerField(blank=True, verbose_name="minimum buy-in")),
+                ("max_buy_in", models.PositiveIntegerField(blank=True, verbose_name="maximum buy-in")),
+                (
+                    "seats",
+                    models.PositiveSmallIntegerField(
+                        default=6,
+                        validators=[
+                            django.core.validators.MinValueValidator(2),
+                            django.core.validators.MaxValueValidator(10),
+                        ],
+                        verbose_name="seats",
+                    ),
+                ),
+                ("allow_straddle", models.BooleanField(default=False, verbose_name="straddle allowed")),
+                (
+                    "action_seconds",
+                    models.PositiveSmallIntegerField(default=20, verbose_name="seconds to act"),
+                ),
+                (
+                    "time_bank_seconds",
+                    models.PositiveSmallIntegerField(default=30, verbose_name="time bank (seconds)"),
+                ),
+                ("bots_allowed", models.BooleanField(default=False, verbose_name="house bots may sit")),
+                ("is_open", models.BooleanField(default=True, verbose_name="open")),
+                (
+                    "seq",
+                    models.BigIntegerField(
+                        default=0, editable=False, help_text="number of the last message the table sent"
+                    ),
+                ),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "rake_schedule",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        to="tables.rakeschedule",
+                        verbose_name="rake schedule",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'table',
-                'verbose_name_plural': 'tables',
-                'ordering': ('currency', 'big_blind', 'name'),
+                "verbose_name": "table",
+                "verbose_name_plural": "tables",
+                "ordering": ("currency", "big_blind", "name"),
             },
         ),
         migrations.CreateModel(
-            name='Seat',
+            name="Seat",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('number', models.PositiveSmallIntegerField(verbose_name='seat')),
-                ('status', models.CharField(choices=[('empty', 'Empty'), ('waiting_bb', 'Waiting for the big blind'), ('active', 'Playing'), ('sitting_out', 'Sitting out')], default='empty', max_length=16, verbose_name='status')),
-                ('auto_muck', models.BooleanField(default=True, verbose_name='auto-muck')),
-                ('sat_down_at', models.DateTimeField(blank=True, null=True)),
-                ('user', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='seats', to=settings.AUTH_USER_MODEL)),
-                ('table', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='seat_set', to='tables.table')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("number", models.PositiveSmallIntegerField(verbose_name="seat")),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("empty", "Empty"),
+                            ("waiting_bb", "Waiting for the big blind"),
+                            ("active", "Playing"),
+                            ("sitting_out", "Sitting out"),
+                        ],
+                        default="empty",
+                        max_length=16,
+                        verbose_name="status",
+                    ),
+                ),
+                ("auto_muck", models.BooleanField(default=True, verbose_name="auto-muck")),
+                ("sat_down_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "user",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="seats",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "table",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="seat_set",
+                        to="tables.table",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'seat',
-                'verbose_name_plural': 'seats',
-                'ordering': ('table', 'number'),
+                "verbose_name": "seat",
+                "verbose_name_plural": "seats",
+                "ordering": ("table", "number"),
             },
         ),
         migrations.CreateModel(
-            name='RakeCap',
+            name="RakeCap",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('players_min', models.PositiveSmallIntegerField(validators=[django.core.validators.MinValueValidator(2)], verbose_name='players dealt in, from')),
-                ('big_blind_min', models.PositiveIntegerField(default=0, verbose_name='big blind, from')),
-                ('cap', models.PositiveIntegerField(verbose_name='cap')),
-                ('schedule', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='caps', to='tables.rakeschedule')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "players_min",
+                    models.PositiveSmallIntegerField(
+                        validators=[django.core.validators.MinValueValidator(2)],
+                        verbose_name="players dealt in, from",
+                    ),
+                ),
+                ("big_blind_min", models.PositiveIntegerField(default=0, verbose_name="big blind, from")),
+                ("cap", models.PositiveIntegerField(verbose_name="cap")),
+                (
+                    "schedule",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="caps",
+                        to="tables.rakeschedule",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'rake cap',
-                'verbose_name_plural': 'rake caps',
-                'ordering': ('players_min', 'big_blind_min'),
-                'constraints': [models.UniqueConstraint(fields=('schedule', 'players_min', 'big_blind_min'), name='rake_cap_unique')],
+                "verbose_name": "rake cap",
+                "verbose_name_plural": "rake caps",
+                "ordering": ("players_min", "big_blind_min"),
+                "constraints": [
+                    models.UniqueConstraint(
+                        fields=("schedule", "players_min", "big_blind_min"), name="rake_cap_unique"
+                    )
+                ],
             },
         ),
         migrations.AddConstraint(
-            model_name='table',
-            constraint=models.CheckConstraint(condition=models.Q(('big_blind__gte', models.F('small_blind'))), name='table_blinds'),
+            model_name="table",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("big_blind__gte", models.F("small_blind"))), name="table_blinds"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='table',
-            constraint=models.CheckConstraint(condition=models.Q(('max_buy_in__gte', models.F('min_buy_in'))), name='table_buy_in'),
+            model_name="table",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("max_buy_in__gte", models.F("min_buy_in"))), name="table_buy_in"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='table',
-            constraint=models.CheckConstraint(condition=models.Q(models.Q(('currency', 'eur'), _negated=True), ('min_buy_in__lte', 100000), _connector='OR'), name='table_eur_min_buy_in_within_cap'),
+            model_name="table",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    models.Q(("currency", "eur"), _negated=True), ("min_buy_in__lte", 100000), _connector="OR"
+                ),
+                name="table_eur_min_buy_in_within_cap",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='seat',
-            constraint=models.UniqueConstraint(fields=('table', 'number'), name='seat_unique_number'),
+            model_name="seat",
+            constraint=models.UniqueConstraint(fields=("table", "number"), name="seat_unique_number"),
         ),
         migrations.AddConstraint(
-            model_name='seat',
-            constraint=models.UniqueConstraint(condition=models.Q(('user__isnull', False)), fields=('table', 'user'), name='seat_one_per_player'),
+            model_name="seat",
+            constraint=models.UniqueConstraint(
+                condition=models.Q(("user__isnull", False)),
+                fields=("table", "user"),
+                name="seat_one_per_player",
+            ),
         ),
     ]

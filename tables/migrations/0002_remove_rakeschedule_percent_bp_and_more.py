@@ -6,97 +6,142 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tables', '0001_initial'),
+        ("tables", "0001_initial"),
     ]
 
     operations = [
         migrations.RemoveField(
-            model_name='rakeschedule',
-            name='percent_bp',
+            model_name="rakeschedule",
+            name="percent_bp",
         ),
         migrations.AddField(
-            model_name='rakeschedule',
-            name='per_mille',
-            field=models.PositiveIntegerField(default=55, help_text='percent: thousandths of the pots (55 = 5.5 %)', validators=[django.core.validators.MaxValueValidator(1000)], verbose_name='rate (per mille)'),
+            model_name="rakeschedule",
+            name="per_mille",
+            field=models.PositiveIntegerField(
+                default=55,
+                help_text="percent: thousandths of the pots (55 = 5.5 %)",
+                validators=[django.core.validators.MaxValueValidator(1000)],
+                verbose_name="rate (per mille)",
+            ),
         ),
         migrations.AddField(
-            model_name='seat',
-            name='is_new',
-            field=models.BooleanField(default=True, help_text='not dealt a hand since sitting down'),
+            model_name="seat",
+            name="is_new",
+            field=models.BooleanField(default=True, help_text="not dealt a hand since sitting down"),
         ),
         migrations.AddField(
-            model_name='seat',
-            name='leave_after_hand',
+            model_name="seat",
+            name="leave_after_hand",
             field=models.BooleanField(default=False),
         ),
         migrations.AddField(
-            model_name='seat',
-            name='missed_big',
+            model_name="seat",
+            name="missed_big",
             field=models.BooleanField(default=False),
         ),
         migrations.AddField(
-            model_name='seat',
-            name='missed_small',
+            model_name="seat",
+            name="missed_small",
             field=models.BooleanField(default=False),
         ),
         migrations.AddField(
-            model_name='seat',
-            name='post_now',
-            field=models.BooleanField(default=False, help_text='posts a big blind to enter rather than wait'),
+            model_name="seat",
+            name="post_now",
+            field=models.BooleanField(default=False, help_text="posts a big blind to enter rather than wait"),
         ),
         migrations.AddField(
-            model_name='seat',
-            name='sit_out_next',
+            model_name="seat",
+            name="sit_out_next",
             field=models.BooleanField(default=False),
         ),
         migrations.AddField(
-            model_name='seat',
-            name='time_bank_ms',
+            model_name="seat",
+            name="time_bank_ms",
             field=models.PositiveIntegerField(default=0),
         ),
         migrations.AddField(
-            model_name='seat',
-            name='timeouts_in_row',
+            model_name="seat",
+            name="timeouts_in_row",
             field=models.PositiveSmallIntegerField(default=0),
         ),
         migrations.AddField(
-            model_name='table',
-            name='hands_dealt',
+            model_name="table",
+            name="hands_dealt",
             field=models.PositiveIntegerField(default=0, editable=False),
         ),
         migrations.AddField(
-            model_name='table',
-            name='positions',
-            field=models.JSONField(blank=True, editable=False, help_text='button and blinds of the last hand played (engine seats)', null=True),
+            model_name="table",
+            name="positions",
+            field=models.JSONField(
+                blank=True,
+                editable=False,
+                help_text="button and blinds of the last hand played (engine seats)",
+                null=True,
+            ),
         ),
         migrations.CreateModel(
-            name='Hand',
+            name="Hand",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('number', models.PositiveIntegerField(verbose_name='hand number')),
-                ('status', models.CharField(choices=[('running', 'In play'), ('complete', 'Complete'), ('cancelled', 'Cancelled, bets returned')], default='running', max_length=10, verbose_name='status')),
-                ('config', models.JSONField()),
-                ('actions', models.JSONField(default=list)),
-                ('players', models.JSONField(help_text='engine seat -> {user, name, bot, session}')),
-                ('deck_secret', models.JSONField()),
-                ('hole_cards', models.JSONField(default=dict, help_text='engine seat -> cards; each goes to its owner only')),
-                ('commitment', models.CharField(max_length=64, verbose_name='deck commitment')),
-                ('to_act', models.SmallIntegerField(blank=True, help_text='engine seat', null=True)),
-                ('deadline', models.DateTimeField(blank=True, null=True)),
-                ('time_bank_used', models.BooleanField(default=False)),
-                ('result', models.JSONField(blank=True, null=True)),
-                ('started_at', models.DateTimeField(auto_now_add=True)),
-                ('ended_at', models.DateTimeField(blank=True, null=True)),
-                ('table', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='hands', to='tables.table')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("number", models.PositiveIntegerField(verbose_name="hand number")),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("running", "In play"),
+                            ("complete", "Complete"),
+                            ("cancelled", "Cancelled, bets returned"),
+                        ],
+                        default="running",
+                        max_length=10,
+                        verbose_name="status",
+                    ),
+                ),
+                ("config", models.JSONField()),
+                ("actions", models.JSONField(default=list)),
+                ("players", models.JSONField(help_text="engine seat -> {user, name, bot, session}")),
+                ("deck_secret", models.JSONField()),
+                (
+                    "hole_cards",
+                    models.JSONField(
+                        default=dict, help_text="engine seat -> cards; each goes to its owner only"
+                    ),
+                ),
+                ("commitment", models.CharField(max_length=64, verbose_name="deck commitment")),
+                ("to_act", models.SmallIntegerField(blank=True, help_text="engine seat", null=True)),
+                ("deadline", models.DateTimeField(blank=True, null=True)),
+                ("time_bank_used", models.BooleanField(default=False)),
+                ("result", models.JSONField(blank=True, null=True)),
+                ("started_at", models.DateTimeField(auto_now_add=True)),
+                ("ended_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "table",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="hands", to="tables.table"
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'hand',
-                'verbose_name_plural': 'hands',
-                'ordering': ('-id',),
-                'indexes': [models.Index(fields=['status', 'deadline'], name='tables_hand_status_7e6c1d_idx')],
-                'constraints': [models.UniqueConstraint(fields=('table', 'number'), name='hand_number_unique'), models.UniqueConstraint(condition=models.Q(('status', 'running')), fields=('table',), name='hand_one_running_per_table')],
+                "verbose_name": "hand",
+                "verbose_name_plural": "hands",
+                "ordering": ("-id",),
+                "indexes": [
+                    models.Index(fields=["status", "deadline"], name="tables_hand_status_7e6c1d_idx")
+                ],
+                "constraints": [
+                    models.UniqueConstraint(fields=("table", "number"), name="hand_number_unique"),
+                    models.UniqueConstraint(
+                        condition=models.Q(("status", "running")),
+                        fields=("table",),
+                        name="hand_one_running_per_table",
+                    ),
+                ],
             },
         ),
     ]

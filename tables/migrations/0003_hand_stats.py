@@ -4,25 +4,24 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tables', '0002_remove_rakeschedule_percent_bp_and_more'),
+        ("tables", "0002_remove_rakeschedule_percent_bp_and_more"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='hand',
-            name='players_dealt',
+            model_name="hand",
+            name="players_dealt",
             field=models.PositiveSmallIntegerField(default=0),
         ),
         migrations.AddField(
-            model_name='hand',
-            name='players_saw_flop',
+            model_name="hand",
+            name="players_saw_flop",
             field=models.PositiveSmallIntegerField(default=0),
         ),
         migrations.AddField(
-            model_name='hand',
-            name='pot_total',
+            model_name="hand",
+            name="pot_total",
             field=models.BigIntegerField(default=0),
         ),
     ]

@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tables', '0003_hand_stats'),
+        ("tables", "0003_hand_stats"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='seat',
-            name='straddle',
-            field=models.BooleanField(default=False, verbose_name='straddle when first after the big blind'),
+            model_name="seat",
+            name="straddle",
+            field=models.BooleanField(default=False, verbose_name="straddle when first after the big blind"),
         ),
     ]

@@ -7,74 +7,142 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tables', '0009_seats_come_free'),
+        ("tables", "0009_seats_come_free"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='seat',
-            name='disconnected',
-            field=models.BooleanField(default=False, help_text='every connection of the seated player to this table has closed'),
+            model_name="seat",
+            name="disconnected",
+            field=models.BooleanField(
+                default=False, help_text="every connection of the seated player to this table has closed"
+            ),
         ),
         migrations.AddField(
-            model_name='seat',
-            name='run_twice',
-            field=models.BooleanField(default=False, verbose_name='run it twice when all in'),
+            model_name="seat",
+            name="run_twice",
+            field=models.BooleanField(default=False, verbose_name="run it twice when all in"),
         ),
         migrations.AddField(
-            model_name='table',
-            name='time_bank_max_seconds',
-            field=models.PositiveSmallIntegerField(default=60, help_text='The refills never take a time bank above this.', validators=[django.core.validators.MaxValueValidator(3600)], verbose_name='time bank maximum (seconds)'),
+            model_name="table",
+            name="time_bank_max_seconds",
+            field=models.PositiveSmallIntegerField(
+                default=60,
+                help_text="The refills never take a time bank above this.",
+                validators=[django.core.validators.MaxValueValidator(3600)],
+                verbose_name="time bank maximum (seconds)",
+            ),
         ),
         migrations.AddField(
-            model_name='table',
-            name='time_bank_refill_hands',
-            field=models.PositiveSmallIntegerField(default=10, help_text='Every this many hands the table deals, the time bank of each player dealt in is refilled.', validators=[django.core.validators.MinValueValidator(1), django.core.validators.MaxValueValidator(1000)], verbose_name='time bank refill every (hands)'),
+            model_name="table",
+            name="time_bank_refill_hands",
+            field=models.PositiveSmallIntegerField(
+                default=10,
+                help_text="Every this many hands the table deals, the time bank of each player dealt in is refilled.",
+                validators=[
+                    django.core.validators.MinValueValidator(1),
+                    django.core.validators.MaxValueValidator(1000),
+                ],
+                verbose_name="time bank refill every (hands)",
+            ),
         ),
         migrations.AddField(
-            model_name='table',
-            name='time_bank_refill_seconds',
-            field=models.PositiveSmallIntegerField(default=5, help_text='Added to the time bank of every player dealt in, every so many hands. 0: no refill.', validators=[django.core.validators.MaxValueValidator(600)], verbose_name='time bank refill (seconds)'),
+            model_name="table",
+            name="time_bank_refill_seconds",
+            field=models.PositiveSmallIntegerField(
+                default=5,
+                help_text="Added to the time bank of every player dealt in, every so many hands. 0: no refill.",
+                validators=[django.core.validators.MaxValueValidator(600)],
+                verbose_name="time bank refill (seconds)",
+            ),
         ),
         migrations.AlterField(
-            model_name='table',
-            name='time_bank_seconds',
-            field=models.PositiveSmallIntegerField(default=30, help_text="What a player's time bank holds when they sit down.", validators=[django.core.validators.MaxValueValidator(3600)], verbose_name='time bank (seconds)'),
+            model_name="table",
+            name="time_bank_seconds",
+            field=models.PositiveSmallIntegerField(
+                default=30,
+                help_text="What a player's time bank holds when they sit down.",
+                validators=[django.core.validators.MaxValueValidator(3600)],
+                verbose_name="time bank (seconds)",
+            ),
         ),
         migrations.CreateModel(
-            name='ChatMute',
+            name="ChatMute",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('reason', models.CharField(blank=True, max_length=200, verbose_name='reason')),
-                ('created_at', models.DateTimeField(auto_now_add=True, verbose_name='muted at')),
-                ('muted_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL, verbose_name='muted by')),
-                ('user', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='chat_mute', to=settings.AUTH_USER_MODEL, verbose_name='player')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("reason", models.CharField(blank=True, max_length=200, verbose_name="reason")),
+                ("created_at", models.DateTimeField(auto_now_add=True, verbose_name="muted at")),
+                (
+                    "muted_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                        verbose_name="muted by",
+                    ),
+                ),
+                (
+                    "user",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="chat_mute",
+                        to=settings.AUTH_USER_MODEL,
+                        verbose_name="player",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'chat mute',
-                'verbose_name_plural': 'chat mutes',
+                "verbose_name": "chat mute",
+                "verbose_name_plural": "chat mutes",
             },
         ),
         migrations.CreateModel(
-            name='ChatLine',
+            name="ChatLine",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=150, verbose_name='player')),
-                ('bot', models.BooleanField(default=False)),
-                ('seat', models.PositiveSmallIntegerField(blank=True, null=True, verbose_name='seat')),
-                ('text', models.CharField(max_length=300, verbose_name='text')),
-                ('created_at', models.DateTimeField(auto_now_add=True, verbose_name='written at')),
-                ('table', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='chat_lines', to='tables.table')),
-                ('user', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("name", models.CharField(max_length=150, verbose_name="player")),
+                ("bot", models.BooleanField(default=False)),
+                ("seat", models.PositiveSmallIntegerField(blank=True, null=True, verbose_name="seat")),
+                ("text", models.CharField(max_length=300, verbose_name="text")),
+                ("created_at", models.DateTimeField(auto_now_add=True, verbose_name="written at")),
+                (
+                    "table",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="chat_lines",
+                        to="tables.table",
+                    ),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'chat line',
-                'verbose_name_plural': 'chat lines',
-                'ordering': ('-id',),
-                'indexes': [models.Index(fields=['table', '-id'], name='chat_line_table_recent')],
+                "verbose_name": "chat line",
+                "verbose_name_plural": "chat lines",
+                "ordering": ("-id",),
+                "indexes": [models.Index(fields=["table", "-id"], name="chat_line_table_recent")],
             },
         ),
         # A table that already gave more than the new maximum's default keeps it as its maximum.

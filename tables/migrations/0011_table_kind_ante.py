@@ -4,25 +4,39 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tables', '0010_seat_options_chat_time_bank'),
+        ("tables", "0010_seat_options_chat_time_bank"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='seat',
-            name='just_posted_big_blind',
-            field=models.BooleanField(default=False, help_text='tournaments: moved here having just posted the big blind at another table'),
+            model_name="seat",
+            name="just_posted_big_blind",
+            field=models.BooleanField(
+                default=False,
+                help_text="tournaments: moved here having just posted the big blind at another table",
+            ),
         ),
         migrations.AddField(
-            model_name='table',
-            name='ante',
-            field=models.PositiveIntegerField(default=0, editable=False, help_text="tournament tables: the level's big-blind ante (dead money the big blind posts); 0 for none", verbose_name='big-blind ante'),
+            model_name="table",
+            name="ante",
+            field=models.PositiveIntegerField(
+                default=0,
+                editable=False,
+                help_text="tournament tables: the level's big-blind ante (dead money the big blind posts); 0 for none",
+                verbose_name="big-blind ante",
+            ),
         ),
         migrations.AddField(
-            model_name='table',
-            name='kind',
-            field=models.CharField(choices=[('cash', 'Cash game'), ('tournament', 'Tournament')], default='cash', editable=False, help_text="cash: stacks are the ledger's seat accounts; tournament: a tournament's own chip counts (tables.chips), seated and dealt by the tournament", max_length=10, verbose_name='kind'),
+            model_name="table",
+            name="kind",
+            field=models.CharField(
+                choices=[("cash", "Cash game"), ("tournament", "Tournament")],
+                default="cash",
+                editable=False,
+                help_text="cash: stacks are the ledger's seat accounts; tournament: a tournament's own chip counts (tables.chips), seated and dealt by the tournament",
+                max_length=10,
+                verbose_name="kind",
+            ),
         ),
     ]

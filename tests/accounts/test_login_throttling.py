@@ -17,12 +17,14 @@ def english_after():
     yield
     translation.activate("en")
 
+
 PASSWORD = "a-Long-pass-123"
 
 
 def person(name: str, **extra):
-    return get_user_model().objects.create_user(username=name, password=PASSWORD, email=f"{name}@example.com",
-                                                **extra)
+    return get_user_model().objects.create_user(
+        username=name, password=PASSWORD, email=f"{name}@example.com", **extra
+    )
 
 
 def log_in(client: Client, username: str, password: str, url: str = "/accounts/login/", **headers):
@@ -30,8 +32,12 @@ def log_in(client: Client, username: str, password: str, url: str = "/accounts/l
 
 
 def logged_in_as(client: Client) -> str | None:
-    return get_user_model().objects.filter(pk=client.session.get("_auth_user_id")).values_list(
-        "username", flat=True).first()
+    return (
+        get_user_model()
+        .objects.filter(pk=client.session.get("_auth_user_id"))
+        .values_list("username", flat=True)
+        .first()
+    )
 
 
 def test_forty_wrong_passwords_then_the_right_one_is_refused():
@@ -53,7 +59,9 @@ def test_the_account_is_locked_from_another_address_too_and_the_address_for_othe
     for _ in range(5):
         log_in(attacker, "bruno", "guess")
     elsewhere = Client(REMOTE_ADDR="198.51.100.20")
-    assert log_in(elsewhere, "bruno", PASSWORD).status_code == 429, "the account is locked wherever one comes from"
+    assert log_in(elsewhere, "bruno", PASSWORD).status_code == 429, (
+        "the account is locked wherever one comes from"
+    )
     assert log_in(attacker, "carla", PASSWORD).status_code == 429, "and the address for every account"
     assert logged_in_as(attacker) is None and logged_in_as(elsewhere) is None
     carla = Client(REMOTE_ADDR="198.51.100.21")

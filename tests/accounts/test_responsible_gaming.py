@@ -36,7 +36,9 @@ def player(db):
 
 
 def deposit(user, amount, card=CARD_OK, now=None):
-    return services.deposit_create(user=user, amount=amount, card_number=card, idempotency_key=new_key(), now=now)
+    return services.deposit_create(
+        user=user, amount=amount, card_number=card, idempotency_key=new_key(), now=now
+    )
 
 
 def later(monkeypatch, **delta):
@@ -129,7 +131,9 @@ def test_the_raise_delay_is_a_setting(player, monkeypatch):
 
 
 @pytest.mark.parametrize(("period", "days"), [("30d", 30), ("60d", 60), ("90d", 90)])
-def test_timed_self_exclusion_blocks_deposits_and_seats_and_cannot_be_lifted(player, period, days, monkeypatch):
+def test_timed_self_exclusion_blocks_deposits_and_seats_and_cannot_be_lifted(
+    player, period, days, monkeypatch
+):
     table = table_create()
     eur_fund(player, 10_000)
     exclusion = services.player_self_exclude(user=player, period=period)
@@ -201,7 +205,12 @@ def test_a_seat_in_a_hand_is_cashed_out_when_the_hand_ends(player):
     with pytest.raises(SelfExcluded):
         sit_now(idle, player, 2, 5_000)
     # the hand ends (the player folds): the seat is cashed out with what is left of its stack
-    play_out(busy, [player, opponent], hand, choose=lambda user, legal: "fold" if user == player else passive(legal))
+    play_out(
+        busy,
+        [player, opponent],
+        hand,
+        choose=lambda user, legal: "fold" if user == player else passive(legal),
+    )
     mine.refresh_from_db()
     assert mine.closed_at is not None
     assert wallet_balances(user=player)["play"] == 995_000 + mine.left_with

@@ -24,6 +24,7 @@ def english_after():
     yield
     translation.activate("en")
 
+
 PASSWORD = "a-Long-pass-123"
 
 
@@ -41,10 +42,16 @@ def born_years_ago(years: int, days: int = 0) -> str:
 
 
 def sign_up(client: Client, username: str, email: str, birth: str | None = None):
-    return client.post("/accounts/signup/", {
-        "username": username, "email": email, "password1": PASSWORD, "password2": PASSWORD,
-        "date_of_birth": birth or born_years_ago(30),
-    })
+    return client.post(
+        "/accounts/signup/",
+        {
+            "username": username,
+            "email": email,
+            "password1": PASSWORD,
+            "password2": PASSWORD,
+            "date_of_birth": birth or born_years_ago(30),
+        },
+    )
 
 
 def link_in(message) -> str:
@@ -79,16 +86,28 @@ def test_sign_up_needs_a_date_of_birth_and_refuses_under_eighteen():
     response = sign_up(Client(), "young", "young@example.com", birth=born_years_ago(18, days=1))
     assert response.status_code == 200 and "18 or older" in response.content.decode()
     assert not get_user_model().objects.filter(username="young").exists()
-    missing = Client().post("/accounts/signup/", {"username": "nobirth", "email": "n@example.com",
-                                                  "password1": PASSWORD, "password2": PASSWORD})
+    missing = Client().post(
+        "/accounts/signup/",
+        {"username": "nobirth", "email": "n@example.com", "password1": PASSWORD, "password2": PASSWORD},
+    )
     assert "This field is required" in missing.content.decode()
     assert not get_user_model().objects.filter(username="nobirth").exists()
     for bad in ("2999-01-01", "1850-01-01", "٢٠٠٠-٠١-٠١", "yesterday"):
-        Client().post("/accounts/signup/", {"username": "odd", "email": "odd@example.com", "password1": PASSWORD,
-                                             "password2": PASSWORD, "date_of_birth": bad})
+        Client().post(
+            "/accounts/signup/",
+            {
+                "username": "odd",
+                "email": "odd@example.com",
+                "password1": PASSWORD,
+                "password2": PASSWORD,
+                "date_of_birth": bad,
+            },
+        )
         assert not get_user_model().objects.filter(username="odd").exists(), bad
     sign_up(Client(), "adult", "adult@example.com", birth=born_years_ago(18))
-    assert get_user_model().objects.get(username="adult").date_of_birth == date.fromisoformat(born_years_ago(18))
+    assert get_user_model().objects.get(username="adult").date_of_birth == date.fromisoformat(
+        born_years_ago(18)
+    )
 
 
 def test_euro_deposits_need_the_email_confirmed_by_the_link():
@@ -136,12 +155,16 @@ def test_a_forgotten_password_is_reset_by_email_end_to_end():
     form_page = client.get(link, follow=True)
     assert "Choose a new password" in form_page.content.decode()
     set_url = form_page.redirect_chain[-1][0]
-    done = client.post(set_url, {"new_password1": "another-Pass-456", "new_password2": "another-Pass-456"},
-                       follow=True)
+    done = client.post(
+        set_url, {"new_password1": "another-Pass-456", "new_password2": "another-Pass-456"}, follow=True
+    )
     assert "Your new password is set" in done.content.decode()
     assert Client().post("/accounts/login/", {"username": "luca", "password": PASSWORD}).status_code == 200
     fresh = Client()
-    assert fresh.post("/accounts/login/", {"username": "luca", "password": "another-Pass-456"}).status_code == 302
+    assert (
+        fresh.post("/accounts/login/", {"username": "luca", "password": "another-Pass-456"}).status_code
+        == 302
+    )
     assert fresh.get("/accounts/profile/").status_code == 200
     assert "already been used" in Client().get(link, follow=True).content.decode(), "the link works once"
 

@@ -36,5 +36,7 @@ def test_typed_amounts_are_read_as_a_player_means_them_or_refused():
         f"const cases = {json.dumps([[t, lang] for t, lang, _ in CASES])};"
         "console.log(JSON.stringify(cases.map(([t, l]) => m.parseAmount(t, l))));"
     )
-    out = subprocess.run(["node", "--input-type=module", "-e", script], capture_output=True, text=True, check=True)
+    out = subprocess.run(
+        ["node", "--input-type=module", "-e", script], capture_output=True, text=True, check=True
+    )
     assert json.loads(out.stdout) == [cents for _, _, cents in CASES]

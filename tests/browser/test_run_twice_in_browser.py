@@ -58,12 +58,17 @@ def test_two_players_all_in_before_the_flop_see_the_board_run_twice(live_room, b
         page.wait_for_selector("#seat-controls:not([hidden]) #run-twice")
         assert page.locator("label:has(#run-twice)").inner_text().strip() == "Run it twice"
         page.check("#run-twice")
-    wait_until(lambda: Seat.objects.filter(table=table, run_twice=True).count() == 2, what="both options saved")
+    wait_until(
+        lambda: Seat.objects.filter(table=table, run_twice=True).count() == 2, what="both options saved"
+    )
 
     # A hand dealt before both had ticked it is folded; the first hand dealt with both on goes all in.
     deadline = time.monotonic() + 90
+
     def run_twice_done() -> bool:
-        return any(len(h.result.get("boards", [])) == 2 for h in Hand.objects.filter(table=table, status="complete"))
+        return any(
+            len(h.result.get("boards", [])) == 2 for h in Hand.objects.filter(table=table, status="complete")
+        )
 
     while not run_twice_done():
         assert time.monotonic() < deadline, "no board run twice"
@@ -80,7 +85,9 @@ def test_two_players_all_in_before_the_flop_see_the_board_run_twice(live_room, b
         page.locator(f'#action-bar [data-action="{choice}"]').click(timeout=5_000)
         page.wait_for_timeout(200)
 
-    hand = next(h for h in Hand.objects.filter(table=table, status="complete") if len(h.result["boards"]) == 2)
+    hand = next(
+        h for h in Hand.objects.filter(table=table, status="complete") if len(h.result["boards"]) == 2
+    )
     first, second = hand.result["boards"]
     for page in pages:
         page.wait_for_selector("#board-2:not([hidden]) .pcard[data-card]")
@@ -112,7 +119,9 @@ def test_two_players_all_in_before_the_flop_see_the_board_run_twice(live_room, b
         alice.locator(f"{board} .pcard[data-card]").evaluate_all("els => els.map(e => e.dataset.card)")
         for board in ("#board", "#board-2")
     ] == [first, second]
-    runs = alice.locator("#replay-winners li[data-run]").evaluate_all("els => els.map(e => Number(e.dataset.run))")
+    runs = alice.locator("#replay-winners li[data-run]").evaluate_all(
+        "els => els.map(e => Number(e.dataset.run))"
+    )
     assert set(runs) == {1, 2}
     shot(alice, "replayer-run-it-twice")
     assert not errors, errors

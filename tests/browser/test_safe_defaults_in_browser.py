@@ -15,8 +15,14 @@ def watched(context):
     page = context.new_page()
     problems: list[str] = []
     page.on("pageerror", lambda error: problems.append(f"error: {error}"))
-    page.on("console", lambda message: problems.append(f"console: {message.text}")
-            if message.type == "error" or "Content Security Policy" in message.text else None)
+    page.on(
+        "console",
+        lambda message: (
+            problems.append(f"console: {message.text}")
+            if message.type == "error" or "Content Security Policy" in message.text
+            else None
+        ),
+    )
     return page, problems
 
 
@@ -35,7 +41,14 @@ def test_pages_run_under_the_policy_the_language_menu_and_the_chat_work(live_roo
     services.seat_take(table_id=table.id, user=alice, seat_number=2, buy_in=200, post="wait_bb")
 
     visitor, problems = watched(browser.new_context())
-    for path in ("/", "/accounts/signup/", "/accounts/login/", "/fairness/", "/payout/", f"/tables/{table.id}/"):
+    for path in (
+        "/",
+        "/accounts/signup/",
+        "/accounts/login/",
+        "/fairness/",
+        "/payout/",
+        f"/tables/{table.id}/",
+    ):
         response = visitor.goto(f"{base}{path}")
         assert "script-src 'self'" in response.headers["content-security-policy"], path
         visitor.wait_for_load_state("networkidle")

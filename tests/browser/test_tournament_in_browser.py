@@ -15,8 +15,16 @@ pytestmark = [pytest.mark.live, pytest.mark.browser, pytest.mark.django_db(trans
 
 
 def test_a_newcomer_registers_for_a_practice_sit_and_go_and_plays_it_to_the_end(live_room, browser):
-    tournament = tournament_create(name="Practice heads-up", seats=2, currency="play", buy_in=50_000, fee=0,
-                                   practice=True, blind_structure=fast_structure(seconds=6), action_seconds=20)
+    tournament = tournament_create(
+        name="Practice heads-up",
+        seats=2,
+        currency="play",
+        buy_in=50_000,
+        fee=0,
+        practice=True,
+        blind_structure=fast_structure(seconds=6),
+        action_seconds=20,
+    )
     base = live_room.http_url
     errors: list[str] = []
     page = browser.new_context(viewport={"width": 1280, "height": 860}).new_page()

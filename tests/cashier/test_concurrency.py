@@ -28,7 +28,12 @@ def test_twenty_threads_of_mixed_operations_on_shared_wallets():
     players = [player_create(verified=True) for _ in range(6)]
     for p in players:
         services.deposit_create(user=p, amount=50_000, card_number=CARD_OK, idempotency_key=new_key())
-    tables = [table_create(), table_create(small_blind=25, big_blind=50), table_create(), table_create(seats=9)]
+    tables = [
+        table_create(),
+        table_create(small_blind=25, big_blind=50),
+        table_create(),
+        table_create(seats=9),
+    ]
     deltas: dict[int, int] = defaultdict(int)  # wallet change per player, from the successful operations
     counts: dict[str, int] = defaultdict(int)
     lock = threading.Lock()
@@ -51,15 +56,20 @@ def test_twenty_threads_of_mixed_operations_on_shared_wallets():
                 try:
                     if op == "deposit":
                         amount = rng.randrange(100, 20_000)
-                        d = services.deposit_create(user=player, amount=amount, card_number=CARD_OK,
-                                                    idempotency_key=new_key())
+                        d = services.deposit_create(
+                            user=player, amount=amount, card_number=CARD_OK, idempotency_key=new_key()
+                        )
                         assert d.status == "succeeded"
                         record(player, amount, op)
                     elif op == "buy_in":
                         low, high = table.min_buy_in, table.effective_max_buy_in
                         amount = rng.randrange(low, high + 1)
-                        services.seat_buy_in(user=player, table=table, seat_number=rng.randrange(1, table.seats + 1),
-                                             amount=amount)
+                        services.seat_buy_in(
+                            user=player,
+                            table=table,
+                            seat_number=rng.randrange(1, table.seats + 1),
+                            amount=amount,
+                        )
                         record(player, -amount, op)
                     elif op == "top_up":
                         amount = rng.randrange(1, 2_000)
@@ -70,8 +80,9 @@ def test_twenty_threads_of_mixed_operations_on_shared_wallets():
                         record(player, session.left_with, op)
                     else:
                         amount = rng.randrange(100, 10_000)
-                        services.withdrawal_request(user=player, amount=amount, card_number=CARD_OK,
-                                                    idempotency_key=new_key())
+                        services.withdrawal_request(
+                            user=player, amount=amount, card_number=CARD_OK, idempotency_key=new_key()
+                        )
                         record(player, -amount, op)
                 except CashierError:
                     with lock:

@@ -30,10 +30,16 @@ def test_new_player_gets_the_welcome_play_chips_once(player):
 
 
 def test_signup_view_credits_the_welcome_chips(client):
-    response = client.post("/accounts/signup/", {
-        "username": "newbie", "email": "newbie@example.com",
-        "password1": "A-long-Passw0rd!", "password2": "A-long-Passw0rd!", "date_of_birth": "1990-04-01",
-    })
+    response = client.post(
+        "/accounts/signup/",
+        {
+            "username": "newbie",
+            "email": "newbie@example.com",
+            "password1": "A-long-Passw0rd!",
+            "password2": "A-long-Passw0rd!",
+            "date_of_birth": "1990-04-01",
+        },
+    )
     assert response.status_code == 200
     from accounts.models import User
 
@@ -58,7 +64,9 @@ def test_an_unbalanced_transfer_is_refused_by_the_service(player):
         issuer = system_account_get(kind=AccountKind.PLAY_ISSUER, currency="play")
         locked = accounts_lock(accounts=[wallet, issuer])
         with pytest.raises(LedgerUnbalanced):
-            transfer_post(kind="refill", currency="play", legs=[(locked[issuer.pk], -5), (locked[wallet.pk], 6)])
+            transfer_post(
+                kind="refill", currency="play", legs=[(locked[issuer.pk], -5), (locked[wallet.pk], 6)]
+            )
     assert wallet_balances(user=player)["play"] == 1_000_000
 
 
@@ -89,15 +97,22 @@ def test_the_database_refuses_to_mix_currencies_in_a_transfer(player):
             cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
 
 
-@pytest.mark.parametrize("sql", [
-    "UPDATE cashier_entry SET amount = amount + 1",
-    "DELETE FROM cashier_entry",
-    "UPDATE cashier_transfer SET kind = 'deposit'",
-    "DELETE FROM cashier_transfer",
-])
+@pytest.mark.parametrize(
+    "sql",
+    [
+        "UPDATE cashier_entry SET amount = amount + 1",
+        "DELETE FROM cashier_entry",
+        "UPDATE cashier_transfer SET kind = 'deposit'",
+        "DELETE FROM cashier_transfer",
+    ],
+)
 def test_entries_and_transfers_cannot_be_updated_or_deleted(player, sql):
     before = list(Entry.objects.values_list("id", "amount"))
-    with pytest.raises(DatabaseError, match="append-only"), transaction.atomic(), connection.cursor() as cursor:
+    with (
+        pytest.raises(DatabaseError, match="append-only"),
+        transaction.atomic(),
+        connection.cursor() as cursor,
+    ):
         cursor.execute(sql)
     assert list(Entry.objects.values_list("id", "amount")) == before
 
@@ -138,11 +153,15 @@ def test_ledger_check_detects_a_corrupted_stored_balance(player, capsys):
 def test_ledger_check_exits_non_zero_as_a_process():
     player = player_create()
     env = {**os.environ, "DATABASE_URL": _url_of_test_database()}
-    ok = subprocess.run([sys.executable, "manage.py", "ledger_check"], env=env, capture_output=True, text=True)
+    ok = subprocess.run(
+        [sys.executable, "manage.py", "ledger_check"], env=env, capture_output=True, text=True
+    )
     assert ok.returncode == 0, ok.stderr
     with connection.cursor() as cursor:
         cursor.execute("UPDATE cashier_account SET balance = balance + 1 WHERE user_id = %s", [player.pk])
-    bad = subprocess.run([sys.executable, "manage.py", "ledger_check"], env=env, capture_output=True, text=True)
+    bad = subprocess.run(
+        [sys.executable, "manage.py", "ledger_check"], env=env, capture_output=True, text=True
+    )
     assert bad.returncode != 0
     assert "VIOLATION" in bad.stderr
 
@@ -161,11 +180,18 @@ def test_a_transfer_replayed_by_its_key_after_its_money_moved_on_moves_nothing_a
 
     def send(amount, key, data):
         with transaction.atomic():
-            sender, receiver = wallet_get(user=player, currency="play"), wallet_get(user=other, currency="play")
+            sender, receiver = (
+                wallet_get(user=player, currency="play"),
+                wallet_get(user=other, currency="play"),
+            )
             locked = accounts_lock(accounts=[sender, receiver])
-            return transfer_post(kind=TransferKind.HAND, currency="play",
-                                 legs=[(locked[sender.pk], -amount), (locked[receiver.pk], amount)],
-                                 idempotency_key=key, request_hash=data)
+            return transfer_post(
+                kind=TransferKind.HAND,
+                currency="play",
+                legs=[(locked[sender.pk], -amount), (locked[receiver.pk], amount)],
+                idempotency_key=key,
+                request_hash=data,
+            )
 
     first = send(1_000_000, "gift:1", "a")  # the player's whole wallet
     again = send(1_000_000, "gift:1", "a")

@@ -56,10 +56,17 @@ def test_deposit_through_the_page_and_a_double_submit_charges_once(logged_in, pl
     assert "Deposit" in page and "+€\xa025.50" in page
 
 
-@pytest.mark.parametrize(("amount", "message"), [
-    ("-5", "cannot be negative"), ("0", "more than zero"), ("1.005", "two decimals"), ("lots", "as a number"),
-    ("99999999999999", "too large"), ("", "required"),
-])
+@pytest.mark.parametrize(
+    ("amount", "message"),
+    [
+        ("-5", "cannot be negative"),
+        ("0", "more than zero"),
+        ("1.005", "two decimals"),
+        ("lots", "as a number"),
+        ("99999999999999", "too large"),
+        ("", "required"),
+    ],
+)
 def test_bad_deposit_input_shows_an_error_and_moves_nothing(logged_in, player, amount, message):
     form = {"amount": amount, "card_number": CARD_OK, "idempotency_key": new_key()}
     response = logged_in.post("/cashier/deposit/", form)
@@ -70,25 +77,33 @@ def test_bad_deposit_input_shows_an_error_and_moves_nothing(logged_in, player, a
 
 
 def test_declined_and_over_limit_deposits_say_so(logged_in, player):
-    response = logged_in.post("/cashier/deposit/", {"amount": "10", "card_number": CARD_DECLINED,
-                                                    "idempotency_key": new_key()}, follow=True)
+    response = logged_in.post(
+        "/cashier/deposit/",
+        {"amount": "10", "card_number": CARD_DECLINED, "idempotency_key": new_key()},
+        follow=True,
+    )
     assert "was declined" in response.content.decode()
     services.deposit_limit_set(user=player, period="day", amount=500)
-    response = logged_in.post("/cashier/deposit/", {"amount": "10", "card_number": CARD_OK,
-                                                    "idempotency_key": new_key()})
+    response = logged_in.post(
+        "/cashier/deposit/", {"amount": "10", "card_number": CARD_OK, "idempotency_key": new_key()}
+    )
     assert response.status_code == 400 and "deposit limit" in response.content.decode()
     assert wallet_balances(user=player)["eur"] == 0
 
 
 def test_withdrawal_page_needs_a_verified_identity(logged_in, player):
     eur_fund(player, 5_000)
-    response = logged_in.post("/cashier/withdraw/", {"amount": "10", "card_number": CARD_OK,
-                                                     "idempotency_key": new_key()})
+    response = logged_in.post(
+        "/cashier/withdraw/", {"amount": "10", "card_number": CARD_OK, "idempotency_key": new_key()}
+    )
     assert response.status_code == 400 and "identity" in response.content.decode()
     player.identity_verified_at = timezone.now()
     player.save()
-    response = logged_in.post("/cashier/withdraw/", {"amount": "10", "card_number": CARD_OK,
-                                                     "idempotency_key": new_key()}, follow=True)
+    response = logged_in.post(
+        "/cashier/withdraw/",
+        {"amount": "10", "card_number": CARD_OK, "idempotency_key": new_key()},
+        follow=True,
+    )
     assert "review" in response.content.decode()
     assert wallet_balances(user=player)["eur"] == 4_000
     assert "Waiting for review" in logged_in.get("/cashier/").content.decode()
@@ -120,7 +135,9 @@ def test_admin_ledger_is_read_only(admin_client, player):
     account = Account.objects.filter(user=player).first()
     response = admin_client.post(f"/admin/cashier/account/{account.pk}/change/", {"balance": 5})
     assert response.status_code == 403
-    assert admin_client.post(f"/admin/cashier/account/{account.pk}/delete/", {"post": "yes"}).status_code == 403
+    assert (
+        admin_client.post(f"/admin/cashier/account/{account.pk}/delete/", {"post": "yes"}).status_code == 403
+    )
     account.refresh_from_db()
     assert account.balance == 1_000_000
 

@@ -19,8 +19,12 @@ from tests.factories import eur_table_create as table_create
 
 HANDS_SETTLED: list[int] = []  # rakes of the hands settled, over all examples: the machine did play hands
 CARDS = st.sampled_from([CARD_OK, CARD_OK, CARD_DECLINED, CARD_TIMEOUT])
-AMOUNTS = st.one_of(st.integers(min_value=1, max_value=60_000), st.integers(min_value=-5, max_value=0),
-                    st.just(2**60), st.floats(allow_nan=False, allow_infinity=False, min_value=0, max_value=1e6))
+AMOUNTS = st.one_of(
+    st.integers(min_value=1, max_value=60_000),
+    st.integers(min_value=-5, max_value=0),
+    st.just(2**60),
+    st.floats(allow_nan=False, allow_infinity=False, min_value=0, max_value=1e6),
+)
 
 
 def balances() -> list[tuple[int, int]]:
@@ -36,11 +40,17 @@ class CashierMachine(RuleBasedStateMachine):
         self.atomic.__enter__()
         self.players = [player_create(verified=True) for _ in range(3)]
         self.staff = player_create()
-        self.tables = [table_create(), table_create(currency="play"), table_create(small_blind=500, big_blind=1000)]
+        self.tables = [
+            table_create(),
+            table_create(currency="play"),
+            table_create(small_blind=500, big_blind=1000),
+        ]
         self.hands = 0
         self.done = Counter()
         for player in self.players:  # a start, so that tables fill up
-            services.deposit_create(user=player, amount=150_000, card_number=CARD_OK, idempotency_key=new_key())
+            services.deposit_create(
+                user=player, amount=150_000, card_number=CARD_OK, idempotency_key=new_key()
+            )
         for n, player in enumerate(self.players, start=1):  # seated from the start, so hands get played
             services.seat_buy_in(user=player, table=self.tables[0], seat_number=n, amount=5_000)
             services.seat_buy_in(user=player, table=self.tables[1], seat_number=n, amount=5_000)
@@ -61,8 +71,13 @@ class CashierMachine(RuleBasedStateMachine):
 
     @rule(p=st.integers(0, 2), amount=AMOUNTS, card=CARDS)
     def deposit(self, p, amount, card):
-        self.attempt(services.deposit_create, user=self.players[p], amount=amount, card_number=card,
-                     idempotency_key=new_key())
+        self.attempt(
+            services.deposit_create,
+            user=self.players[p],
+            amount=amount,
+            card_number=card,
+            idempotency_key=new_key(),
+        )
 
     @rule()
     def retry_pending(self):
@@ -73,8 +88,13 @@ class CashierMachine(RuleBasedStateMachine):
 
     @rule(p=st.integers(0, 2), amount=AMOUNTS, card=CARDS)
     def withdraw(self, p, amount, card):
-        self.attempt(services.withdrawal_request, user=self.players[p], amount=amount, card_number=card,
-                     idempotency_key=new_key())
+        self.attempt(
+            services.withdrawal_request,
+            user=self.players[p],
+            amount=amount,
+            card_number=card,
+            idempotency_key=new_key(),
+        )
 
     @rule(approve=st.booleans())
     def review(self, approve):
@@ -86,12 +106,21 @@ class CashierMachine(RuleBasedStateMachine):
         else:
             services.withdrawal_reject(withdrawal=withdrawal, staff_user=self.staff)
 
-    @rule(p=st.integers(0, 2), t=st.integers(0, 2), seat=st.integers(0, 7) | st.integers(1, 6), data=st.data())
+    @rule(
+        p=st.integers(0, 2), t=st.integers(0, 2), seat=st.integers(0, 7) | st.integers(1, 6), data=st.data()
+    )
     def buy_in(self, p, t, seat, data):
         table = self.tables[t]
-        amount = data.draw(st.one_of(st.integers(table.min_buy_in, table.effective_max_buy_in),
-                                     st.integers(table.min_buy_in, table.effective_max_buy_in), AMOUNTS))
-        if self.attempt(services.seat_buy_in, user=self.players[p], table=table, seat_number=seat, amount=amount):
+        amount = data.draw(
+            st.one_of(
+                st.integers(table.min_buy_in, table.effective_max_buy_in),
+                st.integers(table.min_buy_in, table.effective_max_buy_in),
+                AMOUNTS,
+            )
+        )
+        if self.attempt(
+            services.seat_buy_in, user=self.players[p], table=table, seat_number=seat, amount=amount
+        ):
             self.done["buy_in"] += 1
 
     @rule(p=st.integers(0, 2), t=st.integers(0, 2), amount=AMOUNTS)
@@ -105,7 +134,9 @@ class CashierMachine(RuleBasedStateMachine):
     @rule(t=st.integers(0, 2), data=st.data())
     def hand(self, t, data):
         table = self.tables[t]
-        sessions = list(SeatSession.objects.filter(table=table, closed_at__isnull=True).select_related("account"))
+        sessions = list(
+            SeatSession.objects.filter(table=table, closed_at__isnull=True).select_related("account")
+        )
         if len(sessions) < 2:
             return
         winner = data.draw(st.sampled_from(sessions))
@@ -120,21 +151,32 @@ class CashierMachine(RuleBasedStateMachine):
         put_in = {s: -d for s, d in deltas.items() if s != winner.pk}
         put_in[winner.pk] = max(put_in.values(), default=0)  # the winner matched the biggest loser
         self.hands += 1
-        if self.attempt(services.hand_settle, table=table, hand_ref=f"h{self.hands}", deltas=deltas, put_in=put_in,
-                        rake=rake):
+        if self.attempt(
+            services.hand_settle,
+            table=table,
+            hand_ref=f"h{self.hands}",
+            deltas=deltas,
+            put_in=put_in,
+            rake=rake,
+        ):
             self.done["hand"] += 1
             HANDS_SETTLED.append(rake)
         if data.draw(st.booleans()):  # the table code retries the same settlement: nothing moves twice
             before = balances()
-            services.hand_settle(table=table, hand_ref=f"h{self.hands}", deltas=deltas, put_in=put_in, rake=rake)
+            services.hand_settle(
+                table=table, hand_ref=f"h{self.hands}", deltas=deltas, put_in=put_in, rake=rake
+            )
             assert balances() == before
 
     @rule(p=st.integers(0, 2))
     def refill(self, p):
         self.attempt(services.play_chips_refill, user=self.players[p])
 
-    @rule(p=st.integers(0, 2), period=st.sampled_from(["day", "week", "month"]),
-          amount=st.one_of(st.none(), st.integers(0, 100_000)))
+    @rule(
+        p=st.integers(0, 2),
+        period=st.sampled_from(["day", "week", "month"]),
+        amount=st.one_of(st.none(), st.integers(0, 100_000)),
+    )
     def limit(self, p, period, amount):
         self.attempt(services.deposit_limit_set, user=self.players[p], period=period, amount=amount)
 
@@ -149,7 +191,11 @@ class CashierMachine(RuleBasedStateMachine):
 def test_cashier_state_machine_conserves_money():
     run_state_machine_as_test(
         CashierMachine,
-        settings=settings(max_examples=25, stateful_step_count=30, deadline=None,
-                          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture]),
+        settings=settings(
+            max_examples=25,
+            stateful_step_count=30,
+            deadline=None,
+            suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+        ),
     )
     assert len(HANDS_SETTLED) >= 5 and sum(HANDS_SETTLED) > 0

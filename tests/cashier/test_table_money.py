@@ -33,8 +33,11 @@ def seat_balance(session) -> int:
 def two_way(winner, loser, won: int, rake: int = 0) -> dict:
     """A heads-up hand's settlement: both put `won + rake` into the pot, `winner` took it net of the rake."""
     winner, loser = getattr(winner, "pk", winner), getattr(loser, "pk", loser)
-    return {"deltas": {winner: won, loser: -(won + rake)}, "put_in": {winner: won + rake, loser: won + rake},
-            "rake": rake}
+    return {
+        "deltas": {winner: won, loser: -(won + rake)},
+        "put_in": {winner: won + rake, loser: won + rake},
+        "rake": rake,
+    }
 
 
 def two_seated(table):
@@ -42,8 +45,12 @@ def two_seated(table):
     a, b = player_create(), player_create()
     eur_fund(a, 10_000)
     eur_fund(b, 10_000)
-    return (a, b, services.seat_buy_in(user=a, table=table, seat_number=1, amount=5_000),
-            services.seat_buy_in(user=b, table=table, seat_number=2, amount=5_000))
+    return (
+        a,
+        b,
+        services.seat_buy_in(user=a, table=table, seat_number=1, amount=5_000),
+        services.seat_buy_in(user=b, table=table, seat_number=2, amount=5_000),
+    )
 
 
 def test_buy_in_moves_wallet_to_a_new_seat_session(player, eur_table):
@@ -56,11 +63,20 @@ def test_buy_in_moves_wallet_to_a_new_seat_session(player, eur_table):
     assert ledger_check().ok
 
 
-@pytest.mark.parametrize(("structure", "small_blind", "big_blind", "low", "high"), [
-    (Structure.NO_LIMIT, 50, 100, 3_000, 10_000),
-    (Structure.POT_LIMIT, 25, 50, 1_500, 5_000),
-    (Structure.FIXED_LIMIT, 100, 200, 6_000, 20_000),  # 30-100 small bets, the small bet being the big blind
-])
+@pytest.mark.parametrize(
+    ("structure", "small_blind", "big_blind", "low", "high"),
+    [
+        (Structure.NO_LIMIT, 50, 100, 3_000, 10_000),
+        (Structure.POT_LIMIT, 25, 50, 1_500, 5_000),
+        (
+            Structure.FIXED_LIMIT,
+            100,
+            200,
+            6_000,
+            20_000,
+        ),  # 30-100 small bets, the small bet being the big blind
+    ],
+)
 def test_buy_in_bounds_are_30_to_100_big_blinds(player, structure, small_blind, big_blind, low, high):
     table = table_create(structure=structure, small_blind=small_blind, big_blind=big_blind)
     eur_fund(player, 50_000)
@@ -223,7 +239,9 @@ def test_hand_settle_is_one_balanced_transfer_and_idempotent(eur_table):
         sessions.append(services.seat_buy_in(user=p, table=eur_table, seat_number=n, amount=10_000))
     deltas = {sessions[0].pk: 1_950, sessions[1]: -1_000, sessions[2].pk: -1_000}
     put_in = {sessions[0]: 1_000, sessions[1].pk: 1_000, sessions[2].pk: 1_000}
-    transfer = services.hand_settle(table=eur_table, hand_ref="hand-42", deltas=deltas, put_in=put_in, rake=50)
+    transfer = services.hand_settle(
+        table=eur_table, hand_ref="hand-42", deltas=deltas, put_in=put_in, rake=50
+    )
     assert transfer.kind == "hand" and transfer.hand_ref == "hand-42"
     assert sum(transfer.entries.values_list("amount", flat=True)) == 0
     transfer.refresh_from_db()
@@ -236,21 +254,25 @@ def test_hand_settle_is_one_balanced_transfer_and_idempotent(eur_table):
     with pytest.raises(IdempotencyConflict):
         services.hand_settle(table=eur_table, hand_ref="hand-42", **two_way(sessions[0], sessions[1], 100))
     with pytest.raises(IdempotencyConflict):  # the same results, but another pot
-        services.hand_settle(table=eur_table, hand_ref="hand-42", deltas=deltas,
-                             put_in={**put_in, sessions[0]: 1_100}, rake=50)
+        services.hand_settle(
+            table=eur_table, hand_ref="hand-42", deltas=deltas, put_in={**put_in, sessions[0]: 1_100}, rake=50
+        )
     assert ledger_check().ok
 
 
-@pytest.mark.parametrize("bad", [
-    {"deltas": "unbalanced", "rake": 0},
-    {"deltas": "too_much", "rake": 0},
-    {"deltas": "ok", "rake": -10},
-    {"deltas": "float", "rake": 0},
-    {"deltas": "ok", "rake": 0, "hand_ref": ""},
-    {"deltas": "ok", "rake": 0, "put_in": "a_seat_missing"},
-    {"deltas": "ok", "rake": 0, "put_in": "negative"},
-    {"deltas": "ok", "rake": 0, "put_in": "less_than_lost"},
-])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        {"deltas": "unbalanced", "rake": 0},
+        {"deltas": "too_much", "rake": 0},
+        {"deltas": "ok", "rake": -10},
+        {"deltas": "float", "rake": 0},
+        {"deltas": "ok", "rake": 0, "hand_ref": ""},
+        {"deltas": "ok", "rake": 0, "put_in": "a_seat_missing"},
+        {"deltas": "ok", "rake": 0, "put_in": "negative"},
+        {"deltas": "ok", "rake": 0, "put_in": "less_than_lost"},
+    ],
+)
 def test_bad_settlements_move_nothing(eur_table, bad):
     a, b, sa, sb = two_seated(eur_table)
     deltas = {
@@ -266,8 +288,9 @@ def test_bad_settlements_move_nothing(eur_table, bad):
         "less_than_lost": {sa.pk: 100, sb.pk: 50},
     }[bad.get("put_in", "enough")]
     with pytest.raises((SettlementInvalid, InvalidAmount)):
-        services.hand_settle(table=eur_table, hand_ref=bad.get("hand_ref", "h"), deltas=deltas, put_in=put_in,
-                             rake=bad["rake"])
+        services.hand_settle(
+            table=eur_table, hand_ref=bad.get("hand_ref", "h"), deltas=deltas, put_in=put_in, rake=bad["rake"]
+        )
     assert (seat_balance(sa), seat_balance(sb)) == (5_000, 5_000)
     assert not Transfer.objects.filter(kind="hand").exists()
 
@@ -287,10 +310,22 @@ def test_staff_cannot_create_a_eur_table_whose_minimum_is_over_1000(admin_client
     from tables.models import Table
 
     form = {
-        "name": "Too rich", "game": "holdem", "structure": "nl", "currency": "eur", "chip": "0.01",
-        "small_blind": "10.00", "big_blind": "20.00", "min_buy_in": "1000.01", "max_buy_in": "2000.00", "seats": 6,
-        "action_seconds": 20, "time_bank_seconds": 30, "is_open": "on",
-        "seat_set-TOTAL_FORMS": 0, "seat_set-INITIAL_FORMS": 0, "seat_set-MIN_NUM_FORMS": 0,
+        "name": "Too rich",
+        "game": "holdem",
+        "structure": "nl",
+        "currency": "eur",
+        "chip": "0.01",
+        "small_blind": "10.00",
+        "big_blind": "20.00",
+        "min_buy_in": "1000.01",
+        "max_buy_in": "2000.00",
+        "seats": 6,
+        "action_seconds": 20,
+        "time_bank_seconds": 30,
+        "is_open": "on",
+        "seat_set-TOTAL_FORMS": 0,
+        "seat_set-INITIAL_FORMS": 0,
+        "seat_set-MIN_NUM_FORMS": 0,
         "seat_set-MAX_NUM_FORMS": 1000,
     }
     response = admin_client.post("/admin/tables/table/add/", form)

@@ -24,15 +24,25 @@ def test_sign_up_log_out_and_log_in_through_the_forms():
     token = csrf_token(client, "/accounts/signup/")
     response = client.post(
         "/accounts/signup/",
-        {"username": "giulia", "email": "giulia@example.com", "password1": "a-Long-pass-123",
-         "password2": "a-Long-pass-123", "date_of_birth": "1990-04-01", "csrfmiddlewaretoken": token},
+        {
+            "username": "giulia",
+            "email": "giulia@example.com",
+            "password1": "a-Long-pass-123",
+            "password2": "a-Long-pass-123",
+            "date_of_birth": "1990-04-01",
+            "csrfmiddlewaretoken": token,
+        },
     )
     assert response.status_code == 200 and "Check your email" in response.content.decode()
-    assert "Log out (giulia)" not in client.get("/").content.decode(), "logged in with the password, not before"
+    assert "Log out (giulia)" not in client.get("/").content.decode(), (
+        "logged in with the password, not before"
+    )
 
     token = csrf_token(client, "/accounts/login/")
-    response = client.post("/accounts/login/", {"username": "giulia", "password": "a-Long-pass-123",
-                                                "csrfmiddlewaretoken": token})
+    response = client.post(
+        "/accounts/login/",
+        {"username": "giulia", "password": "a-Long-pass-123", "csrfmiddlewaretoken": token},
+    )
     assert response.status_code == 302
     assert "Log out (giulia)" in client.get("/").content.decode()
 
@@ -42,8 +52,13 @@ def test_sign_up_refuses_a_bad_form_and_creates_nobody():
     token = csrf_token(client, "/accounts/signup/")
     response = client.post(
         "/accounts/signup/",
-        {"username": "marco", "email": "not-an-email", "password1": "short", "password2": "other",
-         "csrfmiddlewaretoken": token},
+        {
+            "username": "marco",
+            "email": "not-an-email",
+            "password1": "short",
+            "password2": "other",
+            "csrfmiddlewaretoken": token,
+        },
     )
     assert response.status_code == 200
     body = response.content.decode()
@@ -77,8 +92,16 @@ def test_the_lobby_and_the_api_list_the_seeded_tables():
     for table in tables:
         row = listed[table.id]
         assert row["name"] == table.name
-        assert (row["game"], row["structure"], row["currency"]) == (table.game, table.structure, table.currency)
-        assert (row["small_blind"], row["big_blind"], row["chip"]) == (table.small_blind, table.big_blind, table.chip)
+        assert (row["game"], row["structure"], row["currency"]) == (
+            table.game,
+            table.structure,
+            table.currency,
+        )
+        assert (row["small_blind"], row["big_blind"], row["chip"]) == (
+            table.small_blind,
+            table.big_blind,
+            table.chip,
+        )
         assert row["min_buy_in"] == 30 * table.big_blind and row["max_buy_in"] == 100 * table.big_blind
         bots = min(2, table.seats - 1) if table.bots_allowed else 0
         assert row["seats"] == table.seats and row["players"] == bots and row["bots"] == bots

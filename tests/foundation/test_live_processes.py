@@ -53,7 +53,9 @@ def test_a_websocket_from_a_foreign_origin_is_refused(live_room):
     table = make_table()
 
     async def scenario():
-        async with websockets.connect(f"{live_room.ws_url}/ws/tables/{table.id}/", origin="http://evil.example"):
+        async with websockets.connect(
+            f"{live_room.ws_url}/ws/tables/{table.id}/", origin="http://evil.example"
+        ):
             pass
 
     with pytest.raises(websockets.exceptions.InvalidStatus):
@@ -82,7 +84,9 @@ def test_healthz_reports_every_service_and_turns_503_when_redis_stops(room_env, 
         assert status == 200, body
         assert body["services"]["postgresql"]["ok"] and body["services"]["redis"]["ok"]
         assert body["services"]["celery"]["workers"], "the worker is listed"
-        assert fetch(f"{room.http_url}/healthz", token=None) == (200, {"ok": True}), "anyone: up, nothing more"
+        assert fetch(f"{room.http_url}/healthz", token=None) == (200, {"ok": True}), (
+            "anyone: up, nothing more"
+        )
         assert fetch(f"{room.http_url}/healthz", token="wrong") == (200, {"ok": True})
 
         redis_server.stop()

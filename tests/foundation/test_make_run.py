@@ -22,8 +22,14 @@ def start(run_dir: Path, port: int) -> subprocess.Popen:
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
     env["ROOM_RUN_DIR"] = str(run_dir)
     env["ROOM_WEB_PROCESSES"] = "2"
-    return subprocess.Popen([sys.executable, "-m", "pokerroom.supervisor", "run", "--port", str(port)],
-                            cwd=BASE_DIR, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    return subprocess.Popen(
+        [sys.executable, "-m", "pokerroom.supervisor", "run", "--port", str(port)],
+        cwd=BASE_DIR,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
 
 
 def wait_for_lobby(port: int, proc: subprocess.Popen, timeout: float = 90) -> tuple[float, str]:
@@ -74,9 +80,14 @@ def test_make_run_serves_the_lobby_and_ctrl_c_leaves_nothing_running(tmp_path):
             tables_first = response.read()
         # management commands reach the running room's own servers (how staff create the first superuser)
         env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
-        checked = subprocess.run([sys.executable, "-m", "pokerroom.supervisor", "manage", "ledger_check"],
-                                 cwd=BASE_DIR, env={**env, "ROOM_RUN_DIR": str(tmp_path)}, capture_output=True,
-                                 text=True, timeout=120)
+        checked = subprocess.run(
+            [sys.executable, "-m", "pokerroom.supervisor", "manage", "ledger_check"],
+            cwd=BASE_DIR,
+            env={**env, "ROOM_RUN_DIR": str(tmp_path)},
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
         assert checked.returncode == 0 and "ledger OK" in checked.stdout, checked.stdout + checked.stderr
         # a worker that dies (as Celery's does when its broker restarts) is started again
         worker = next(c for c in children if "worker" in cmdline(c) and c.ppid() == proc.pid)

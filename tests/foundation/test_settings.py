@@ -14,8 +14,15 @@ from pathlib import Path
 import pytest
 
 BASE_DIR = Path(__file__).resolve().parents[2]
-OPERATOR_SETTINGS = {"SECRET_KEY", "DEBUG", "SECURE_SSL", "ALLOWED_HOSTS", "DJANGO_ALLOW_ASYNC_UNSAFE",
-                     "SECRET_KEY_FILE", "DJANGO_SETTINGS_MODULE"}
+OPERATOR_SETTINGS = {
+    "SECRET_KEY",
+    "DEBUG",
+    "SECURE_SSL",
+    "ALLOWED_HOSTS",
+    "DJANGO_ALLOW_ASYNC_UNSAFE",
+    "SECRET_KEY_FILE",
+    "DJANGO_SETTINGS_MODULE",
+}
 HTTPS_WARNINGS = {"security.W004", "security.W008", "security.W012", "security.W016"}
 
 
@@ -23,8 +30,14 @@ def manage(*args: str, **env: str) -> subprocess.CompletedProcess:
     """manage.py with the environment of `make run` (no operator settings) plus `env`."""
     environment = {k: v for k, v in os.environ.items() if k not in OPERATOR_SETTINGS}
     environment.update(env)
-    return subprocess.run([sys.executable, "manage.py", *args], cwd=BASE_DIR, env=environment,
-                          capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=BASE_DIR,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 def setting(name: str, **env: str) -> str:
@@ -34,8 +47,16 @@ def setting(name: str, **env: str) -> str:
 
 
 def test_a_production_configuration_passes_check_deploy(tmp_path):
-    result = manage("check", "--deploy", "--fail-level", "WARNING", SECRET_KEY=secrets.token_urlsafe(50),
-                    ALLOWED_HOSTS="poker.example.com", SECURE_SSL="1", SECRET_KEY_FILE=str(tmp_path / "key"))
+    result = manage(
+        "check",
+        "--deploy",
+        "--fail-level",
+        "WARNING",
+        SECRET_KEY=secrets.token_urlsafe(50),
+        ALLOWED_HOSTS="poker.example.com",
+        SECURE_SSL="1",
+        SECRET_KEY_FILE=str(tmp_path / "key"),
+    )
     assert result.returncode == 0, result.stderr + result.stdout
     assert "no issues" in result.stdout
 
@@ -44,8 +65,9 @@ def test_make_runs_defaults_fail_check_deploy_on_the_https_settings_only(tmp_pat
     result = manage("check", "--deploy", SECRET_KEY_FILE=str(tmp_path / "key"))
     reported = set(re.findall(r"\(([a-z_]+\.[EW]\d+)\)", result.stdout + result.stderr))
     assert reported == HTTPS_WARNINGS, result.stdout + result.stderr
-    silent = manage("check", "--deploy", "--fail-level", "WARNING", SECURE_SSL="1",
-                    SECRET_KEY_FILE=str(tmp_path / "key"))
+    silent = manage(
+        "check", "--deploy", "--fail-level", "WARNING", SECURE_SSL="1", SECRET_KEY_FILE=str(tmp_path / "key")
+    )
     assert silent.returncode == 0 and "no issues" in silent.stdout, silent.stdout + silent.stderr
 
 
@@ -63,7 +85,10 @@ def test_without_secret_key_one_is_generated_once_and_kept_under_var(tmp_path):
     assert key_file.read_text().strip() == first
     assert key_file.stat().st_mode & 0o777 == 0o600, "only the room's user may read it"
     assert setting("SECRET_KEY", SECRET_KEY_FILE=str(key_file)) == first, "the same key at the next start"
-    assert setting("SECRET_KEY", SECRET_KEY_FILE=str(key_file), SECRET_KEY="given-" + "x" * 60) == "given-" + "x" * 60
+    assert (
+        setting("SECRET_KEY", SECRET_KEY_FILE=str(key_file), SECRET_KEY="given-" + "x" * 60)
+        == "given-" + "x" * 60
+    )
 
 
 def test_the_supervisor_prepares_the_key_before_its_children_start(tmp_path, monkeypatch):

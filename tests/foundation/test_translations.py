@@ -19,7 +19,7 @@ MO = LC_MESSAGES / "django.mo"
 
 
 def _unquote(text: str) -> str:
-    return re.sub(r'\\(.)', lambda m: {"n": "\n", "t": "\t"}.get(m.group(1), m.group(1)), text)
+    return re.sub(r"\\(.)", lambda m: {"n": "\n", "t": "\t"}.get(m.group(1), m.group(1)), text)
 
 
 def po_entries(path: Path = PO) -> list[dict]:
@@ -35,7 +35,14 @@ def po_entries(path: Path = PO) -> list[dict]:
                 entry, field = None, None
             continue
         if entry is None:
-            entry = {"flags": set(), "msgctxt": None, "msgid": "", "msgid_plural": None, "msgstr": {}, "line": number}
+            entry = {
+                "flags": set(),
+                "msgctxt": None,
+                "msgid": "",
+                "msgid_plural": None,
+                "msgstr": {},
+                "line": number,
+            }
         if line.startswith("#,"):
             entry["flags"].update(flag.strip() for flag in line[2:].split(","))
         elif line.startswith("#"):
@@ -68,10 +75,16 @@ def test_the_italian_catalogue_has_no_untranslated_or_fuzzy_entry():
     header = PO.read_text(encoding="utf-8").split("\n\n", 1)[0]
     assert "Plural-Forms: nplurals=2; plural=(n != 1);" in header
     fuzzy = [f"line {e['line']}: {e['msgid']!r}" for e in entries if "fuzzy" in e["flags"]]
-    untranslated = [f"line {e['line']}: {e['msgid']!r}" for e in entries
-                    if not e["msgstr"] or any(not s for s in e["msgstr"].values())]
-    plural_forms = [f"line {e['line']}: {e['msgid']!r}" for e in entries
-                    if e["msgid_plural"] is not None and sorted(e["msgstr"]) != [0, 1]]
+    untranslated = [
+        f"line {e['line']}: {e['msgid']!r}"
+        for e in entries
+        if not e["msgstr"] or any(not s for s in e["msgstr"].values())
+    ]
+    plural_forms = [
+        f"line {e['line']}: {e['msgid']!r}"
+        for e in entries
+        if e["msgid_plural"] is not None and sorted(e["msgstr"]) != [0, 1]
+    ]
     assert not fuzzy, "fuzzy entries (Django ignores them):\n" + "\n".join(fuzzy)
     assert not untranslated, "untranslated entries:\n" + "\n".join(untranslated)
     assert not plural_forms, "plural entries need msgstr[0] and msgstr[1]:\n" + "\n".join(plural_forms)
@@ -94,7 +107,9 @@ def test_the_committed_mo_matches_the_po():
     stale = []
     for e in po_entries():
         if e["msgid_plural"] is None:
-            got = [compiled.pgettext(e["msgctxt"], e["msgid"]) if e["msgctxt"] else compiled.gettext(e["msgid"])]
+            got = [
+                compiled.pgettext(e["msgctxt"], e["msgid"]) if e["msgctxt"] else compiled.gettext(e["msgid"])
+            ]
         else:
             got = [compiled.ngettext(e["msgid"], e["msgid_plural"], n) for n in (1, 2)]
         if got != [e["msgstr"][i] for i in sorted(e["msgstr"])]:
@@ -108,8 +123,13 @@ def test_the_sign_up_page_speaks_italian():
     assert page.status_code == 200
     html = page.content.decode()
     assert 'lang="it"' in html
-    for text in ("Crea il tuo account", "Registrati", "Hai già un account?", "Accedi",
-                 "Gioca responsabilmente. Il gioco è vietato ai minori di 18 anni."):
+    for text in (
+        "Crea il tuo account",
+        "Registrati",
+        "Hai già un account?",
+        "Accedi",
+        "Gioca responsabilmente. Il gioco è vietato ai minori di 18 anni.",
+    ):
         assert text in html, text
     assert "Create your account" not in html
 
@@ -122,8 +142,16 @@ def test_the_account_page_speaks_italian():
     page = client.get("/accounts/profile/")
     assert page.status_code == 200
     html = page.content.decode()
-    for text in ("Il mio account", "Accesso effettuato come marco.", "Cambia password", "Saldi",
-                 "Chip virtuali", "Gioca responsabilmente", "Imposta i limiti di deposito", "Autoesclusione",
-                 "Esci (marco)"):
+    for text in (
+        "Il mio account",
+        "Accesso effettuato come marco.",
+        "Cambia password",
+        "Saldi",
+        "Chip virtuali",
+        "Gioca responsabilmente",
+        "Imposta i limiti di deposito",
+        "Autoesclusione",
+        "Esci (marco)",
+    ):
         assert text in html, text
     assert "My account" not in html

@@ -28,8 +28,17 @@ def people(db):
 
 
 def pages(table_id: int) -> list[str]:
-    return ["/", f"/tables/{table_id}/", "/cashier/", "/accounts/profile/", "/accounts/limits/", "/hands/",
-            "/fairness/", "/payout/", "/accounts/password/"]
+    return [
+        "/",
+        f"/tables/{table_id}/",
+        "/cashier/",
+        "/accounts/profile/",
+        "/accounts/limits/",
+        "/hands/",
+        "/fairness/",
+        "/payout/",
+        "/accounts/password/",
+    ]
 
 
 def test_every_page_has_a_policy_without_inline_scripts_and_keeps_none(people):
@@ -39,9 +48,11 @@ def test_every_page_has_a_policy_without_inline_scripts_and_keeps_none(people):
     logged_in.force_login(player)
     admin.force_login(staff)
     checked = 0
-    for client, urls in ((visitor, ["/", "/accounts/login/", "/accounts/signup/", "/accounts/password/reset/"]),
-                         (logged_in, pages(table.id)),
-                         (admin, ["/admin/", "/admin/cashier/withdrawal/", "/admin/tables/table/add/"])):
+    for client, urls in (
+        (visitor, ["/", "/accounts/login/", "/accounts/signup/", "/accounts/password/reset/"]),
+        (logged_in, pages(table.id)),
+        (admin, ["/admin/", "/admin/cashier/withdrawal/", "/admin/tables/table/add/"]),
+    ):
         for url in urls:
             response = client.get(url)
             assert response.status_code == 200, url
@@ -61,8 +72,13 @@ def test_cashier_and_account_pages_are_never_cached(people):
     player, _staff = people
     client = Client()
     client.force_login(player)
-    for url in ("/cashier/", "/accounts/profile/", "/accounts/limits/", "/accounts/self-exclusion/",
-                "/accounts/password/"):
+    for url in (
+        "/cashier/",
+        "/accounts/profile/",
+        "/accounts/limits/",
+        "/accounts/self-exclusion/",
+        "/accounts/password/",
+    ):
         assert client.get(url)["Cache-Control"] == "no-store", url
     assert "no-store" in Client().get("/accounts/login/")["Cache-Control"]
     assert "no-store" not in Client().get("/").get("Cache-Control", ""), "the lobby may be cached"

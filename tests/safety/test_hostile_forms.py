@@ -25,13 +25,39 @@ pytestmark = pytest.mark.django_db
 
 ARABIC_CARD = "٤٢٤٢٤٢٤٢٤٢٤٢٤٢٤٢"  # 4242 4242 4242 4242 in Arabic-Indic digits
 HOSTILE = [
-    ARABIC_CARD, "١٠", "²", "۱۲۳", "-5", "-1", "0", "", " ", "99999999999999999999999999", "1e309", "NaN",
-    "x" * 10_000, "\x00", "' OR 1=1 --", "<script>alert(1)</script>", "\u202e", "4242424242424242" * 3,
+    ARABIC_CARD,
+    "١٠",
+    "²",
+    "۱۲۳",
+    "-5",
+    "-1",
+    "0",
+    "",
+    " ",
+    "99999999999999999999999999",
+    "1e309",
+    "NaN",
+    "x" * 10_000,
+    "\x00",
+    "' OR 1=1 --",
+    "<script>alert(1)</script>",
+    "\u202e",
+    "4242424242424242" * 3,
     "4242 4242 4242 4242",  # a real card number, in every field at once: the amount is absurd
 ]
 ADMIN_HOSTILE = [ARABIC_CARD, "", "x" * 10_000, "\x00"]
-JSON_BODIES = [[], [1, 2], 17, "text", None, {"amount": [1]}, {"amount": {"a": 1}}, {"amount": 10**40},
-               {"type": "act", "amount": -1}, {"card_number": ARABIC_CARD, "amount": "10"}]
+JSON_BODIES = [
+    [],
+    [1, 2],
+    17,
+    "text",
+    None,
+    {"amount": [1]},
+    {"amount": {"a": 1}},
+    {"amount": 10**40},
+    {"type": "act", "amount": -1},
+    {"card_number": ARABIC_CARD, "amount": "10"},
+]
 
 
 def _field_names() -> set[str]:
@@ -40,8 +66,26 @@ def _field_names() -> set[str]:
     import cashier.forms  # noqa: F401
     import tables.history.forms  # noqa: F401
 
-    names = {"username", "password", "password1", "password2", "old_password", "new_password1", "new_password2",
-             "email", "language", "next", "page", "q", "o", "p", "post", "action", "_selected_action", "reason"}
+    names = {
+        "username",
+        "password",
+        "password1",
+        "password2",
+        "old_password",
+        "new_password1",
+        "new_password2",
+        "email",
+        "language",
+        "next",
+        "page",
+        "q",
+        "o",
+        "p",
+        "post",
+        "action",
+        "_selected_action",
+        "reason",
+    }
     stack = [django_forms.BaseForm]
     while stack:
         form = stack.pop()
@@ -75,8 +119,10 @@ def _urls(resolver=None, prefix: str = "", ids=(0, 10**20)) -> list[str]:
             for name, converter in converters.items():
                 kind = type(converter).__name__
                 replacement = str(value) if kind == "IntConverter" else ("٤" if value == 0 else "x" * 300)
-                path = path.replace(f"<{'int' if kind == 'IntConverter' else kind.replace('Converter', '').lower()}"
-                                    f":{name}>", replacement)
+                path = path.replace(
+                    f"<{'int' if kind == 'IntConverter' else kind.replace('Converter', '').lower()}:{name}>",
+                    replacement,
+                )
                 path = path.replace(f"<{name}>", replacement)
             out.append("/" + prefix + path)
     return out
@@ -85,8 +131,13 @@ def _urls(resolver=None, prefix: str = "", ids=(0, 10**20)) -> list[str]:
 def _ledger() -> tuple:
     user = get_user_model()
     return (
-        Entry.objects.count(), sorted(Account.objects.values_list("id", "balance")), Deposit.objects.count(),
-        Withdrawal.objects.count(), DepositLimit.objects.count(), SelfExclusion.objects.count(), user.objects.count(),
+        Entry.objects.count(),
+        sorted(Account.objects.values_list("id", "balance")),
+        Deposit.objects.count(),
+        Withdrawal.objects.count(),
+        DepositLimit.objects.count(),
+        SelfExclusion.objects.count(),
+        user.objects.count(),
         sorted(user.objects.values_list("id", "is_active")),
     )
 
@@ -96,13 +147,35 @@ def _broken(url: str, status: int) -> bool:
     return status >= 500 and not (url == "/healthz" and status == 503)
 
 
-def _hit(client: Client, url: str, values: list[str], names: set[str], failures: list[str], bodies=JSON_BODIES) -> None:
+def _hit(
+    client: Client, url: str, values: list[str], names: set[str], failures: list[str], bodies=JSON_BODIES
+) -> None:
     for value in values:
         form = dict.fromkeys(names, value)
         for method, kwargs in (
             ("post", {"data": form}),
-            ("get", {"data": {name: value for name in ("page", "per_page", "table", "game", "since", "until",
-                                                        "format", "q", "o", "p", "next", "limit")}}),
+            (
+                "get",
+                {
+                    "data": {
+                        name: value
+                        for name in (
+                            "page",
+                            "per_page",
+                            "table",
+                            "game",
+                            "since",
+                            "until",
+                            "format",
+                            "q",
+                            "o",
+                            "p",
+                            "next",
+                            "limit",
+                        )
+                    }
+                },
+            ),
         ):
             response = getattr(client, method)(url, **kwargs)
             if _broken(url, response.status_code):
@@ -116,13 +189,19 @@ def _hit(client: Client, url: str, values: list[str], names: set[str], failures:
 @pytest.fixture
 def people(db):
     user = get_user_model()
-    player = user.objects.create_user(username=f"fuzz-{uuid.uuid4().hex[:6]}", password="pw-Secret-123",
-                                      email=f"fuzz-{uuid.uuid4().hex[:6]}@example.com")
+    player = user.objects.create_user(
+        username=f"fuzz-{uuid.uuid4().hex[:6]}",
+        password="pw-Secret-123",
+        email=f"fuzz-{uuid.uuid4().hex[:6]}@example.com",
+    )
     cashier.play_chips_welcome(user=player)
     _verified(player)
     eur_fund(player, 50_000)
-    staff = user.objects.create_superuser(username=f"staff-{uuid.uuid4().hex[:6]}", password="pw-Secret-123",
-                                          email=f"staff-{uuid.uuid4().hex[:6]}@example.com")
+    staff = user.objects.create_superuser(
+        username=f"staff-{uuid.uuid4().hex[:6]}",
+        password="pw-Secret-123",
+        email=f"staff-{uuid.uuid4().hex[:6]}@example.com",
+    )
     return player, staff
 
 
@@ -173,8 +252,9 @@ def test_a_card_number_in_arabic_indic_digits_is_a_form_error(client, people):
     client.force_login(player)
     before = _ledger()
     for card in (ARABIC_CARD, "4242 4242 4242 424²", "４２４２４２４２４２４２４２４２"):
-        response = client.post("/cashier/deposit/", {"amount": "10.00", "card_number": card,
-                                                     "idempotency_key": uuid.uuid4().hex})
+        response = client.post(
+            "/cashier/deposit/", {"amount": "10.00", "card_number": card, "idempotency_key": uuid.uuid4().hex}
+        )
         assert response.status_code == 400
         assert "digits 0-9" in response.content.decode()
     assert _ledger() == before
@@ -185,13 +265,18 @@ def test_a_deposit_above_the_maximum_is_refused_with_the_maximum_named(client, p
     settings.DEPOSIT_MAX = 100_000
     client.force_login(player)
     before = _ledger()
-    response = client.post("/cashier/deposit/", {"amount": "1000.01", "card_number": SandboxProvider.CARD_OK,
-                                                 "idempotency_key": uuid.uuid4().hex})
+    response = client.post(
+        "/cashier/deposit/",
+        {"amount": "1000.01", "card_number": SandboxProvider.CARD_OK, "idempotency_key": uuid.uuid4().hex},
+    )
     assert response.status_code == 400
     assert "One deposit is at most €\xa01,000.00" in response.content.decode()
     assert _ledger() == before
-    response = client.post("/cashier/deposit/", {"amount": "1000.00", "card_number": SandboxProvider.CARD_OK,
-                                                 "idempotency_key": uuid.uuid4().hex}, follow=True)
+    response = client.post(
+        "/cashier/deposit/",
+        {"amount": "1000.00", "card_number": SandboxProvider.CARD_OK, "idempotency_key": uuid.uuid4().hex},
+        follow=True,
+    )
     assert "deposited to your wallet" in response.content.decode()
 
 
@@ -199,7 +284,13 @@ def test_the_default_maximum_refuses_ten_billion_euros(client, people):
     player, _staff = people
     client.force_login(player)
     before = _ledger()
-    response = client.post("/cashier/deposit/", {"amount": "10000000000", "card_number": SandboxProvider.CARD_OK,
-                                                 "idempotency_key": uuid.uuid4().hex})
+    response = client.post(
+        "/cashier/deposit/",
+        {
+            "amount": "10000000000",
+            "card_number": SandboxProvider.CARD_OK,
+            "idempotency_key": uuid.uuid4().hex,
+        },
+    )
     assert response.status_code == 400 and "One deposit is at most" in response.content.decode()
     assert _ledger() == before

@@ -105,7 +105,9 @@ def test_deactivating_a_player_between_hands_cashes_them_out_at_once(boss, anna)
     with pytest.raises(CashierError, match="closed"):
         services.seat_take(table_id=table.id, user=as_connected, seat_number=1, buy_in=6_000, post="now")
     with pytest.raises(CashierError, match="closed"):
-        cashier.deposit_create(user=as_connected, amount=1_000, card_number=CARD_OK, idempotency_key=new_key())
+        cashier.deposit_create(
+            user=as_connected, amount=1_000, card_number=CARD_OK, idempotency_key=new_key()
+        )
     entry = AuditEntry.objects.get(action="player.deactivate")
     assert entry.note == "Asked by phone" and entry.player == anna
 

@@ -23,8 +23,9 @@ _numbers = itertools.count(1)
 
 def person(name: str, *, eur: int = 0):
     """A player called ``name`` (made unique), with the welcome play chips and ``eur`` cents deposited."""
-    user = get_user_model().objects.create_user(username=f"{name}{next(_numbers)}", password="pw-Secret-123",
-                                                email_verified_at=timezone.now())
+    user = get_user_model().objects.create_user(
+        username=f"{name}{next(_numbers)}", password="pw-Secret-123", email_verified_at=timezone.now()
+    )
     cashier.play_chips_welcome(user=user)
     if eur:
         eur_fund(user, eur)

@@ -17,7 +17,9 @@ from tests.factories import act, three_handed, to_act_user
 pytestmark = pytest.mark.django_db(transaction=True)  # the one-statement path runs in autocommit only
 
 
-def test_after_the_first_action_of_a_hand_each_action_is_one_statement_and_the_log_and_messages_agree(players):
+def test_after_the_first_action_of_a_hand_each_action_is_one_statement_and_the_log_and_messages_agree(
+    players,
+):
     table, hand = three_handed(players)
     queries = []
     while True:
@@ -58,13 +60,15 @@ def test_an_overtaken_view_writes_nothing_and_a_repeated_decision_is_refused_as_
     hand.refresh_from_db()
     decided_at = hand.action_no
     with transaction.atomic():
-        services.table_act(table_id=table.id, user=second, hand_id=hand.id, action_no=decided_at, action="call",
-                           amount=None)
+        services.table_act(
+            table_id=table.id, user=second, hand_id=hand.id, action_no=decided_at, action="call", amount=None
+        )
     seq = Table.objects.get(pk=table.id).seq
     held.keep(old)  # this process still holds the table as it was before that
     with pytest.raises(services.TableError) as refused:
-        services.table_act(table_id=table.id, user=second, hand_id=hand.id, action_no=decided_at, action="call",
-                           amount=None)
+        services.table_act(
+            table_id=table.id, user=second, hand_id=hand.id, action_no=decided_at, action="call", amount=None
+        )
     assert refused.value.code == "stale"
     hand.refresh_from_db()
     assert hand.action_no == decided_at + 1, "the decision was taken once"

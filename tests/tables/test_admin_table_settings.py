@@ -416,25 +416,50 @@ def test_every_rake_schedule_field_is_checked(staff, changes, field):
     assert (schedule.method, schedule.unit, schedule.per_mille) == ("per_unit", 18, 55)
 
 
-def test_a_practice_table_staff_create_with_house_bots_has_them_seated_at_once(staff, django_capture_on_commit_callbacks):
+def test_a_practice_table_staff_create_with_house_bots_has_them_seated_at_once(
+    staff, django_capture_on_commit_callbacks
+):
     """No restart, no seed command: the bots sit down when the admin's save commits, marked as bots, leaving
     seats for people; a euro table never gets one."""
     with django_capture_on_commit_callbacks(execute=True):
-        response = staff.post("/admin/tables/table/add/", {
-            "name": "Allenamento Nuovo", "game": "holdem", "structure": "nl", "currency": "play", "chip": "0.01",
-            "small_blind": "0.50", "big_blind": "1.00", "seats": "6", "action_seconds": "20",
-            "time_bank_seconds": "30", "bots_allowed": "on", "is_open": "on",
-        })
+        response = staff.post(
+            "/admin/tables/table/add/",
+            {
+                "name": "Allenamento Nuovo",
+                "game": "holdem",
+                "structure": "nl",
+                "currency": "play",
+                "chip": "0.01",
+                "small_blind": "0.50",
+                "big_blind": "1.00",
+                "seats": "6",
+                "action_seconds": "20",
+                "time_bank_seconds": "30",
+                "bots_allowed": "on",
+                "is_open": "on",
+            },
+        )
     assert response.status_code == 302, form_errors(response)
     table = Table.objects.get(name="Allenamento Nuovo")
     seated = list(table.seat_set.filter(user__isnull=False).select_related("user"))
     assert len(seated) == 2 and all(seat.user.is_bot for seat in seated)
     assert seat_stacks(table=table) == {seat.number: table.max_buy_in for seat in seated}
     with django_capture_on_commit_callbacks(execute=True):
-        response = staff.post("/admin/tables/table/add/", {
-            "name": "Euro Nuovo", "game": "holdem", "structure": "nl", "currency": "eur", "chip": "0.01",
-            "small_blind": "0.50", "big_blind": "1.00", "seats": "6", "action_seconds": "20",
-            "time_bank_seconds": "30", "is_open": "on",
-        })
+        response = staff.post(
+            "/admin/tables/table/add/",
+            {
+                "name": "Euro Nuovo",
+                "game": "holdem",
+                "structure": "nl",
+                "currency": "eur",
+                "chip": "0.01",
+                "small_blind": "0.50",
+                "big_blind": "1.00",
+                "seats": "6",
+                "action_seconds": "20",
+                "time_bank_seconds": "30",
+                "is_open": "on",
+            },
+        )
     assert response.status_code == 302, form_errors(response)
     assert not Table.objects.get(name="Euro Nuovo").seat_set.filter(user__isnull=False).exists()

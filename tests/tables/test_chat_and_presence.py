@@ -45,7 +45,10 @@ def test_a_seat_is_marked_disconnected_and_back_and_the_mark_goes_with_the_seat(
     sit(table, bruno, 2)
 
     def marks():
-        return {row["seat"]: row["disconnected"] for row in table_snapshot(table=table, hand=None, state=None)["seats"]}
+        return {
+            row["seat"]: row["disconnected"]
+            for row in table_snapshot(table=table, hand=None, state=None)["seats"]
+        }
 
     assert marks()[2] is False
     assert services.seat_connection(table_id=table.id, user=bruno, connected=False)

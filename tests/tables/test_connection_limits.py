@@ -43,9 +43,19 @@ def test_only_the_sites_own_scheme_host_and_port_may_open_a_websocket(settings):
 
     async def scenario():
         results = {}
-        for origin in ("http://127.0.0.1:8000", "https://poker.example.com", "https://poker.example.com:443",
-                       "http://127.0.0.1:9999", "https://127.0.0.1:8000", "http://127.0.0.1", "http://testserver",
-                       "http://poker.example.com", "https://evil.example", "null", "http://127.0.0.1:8000.evil"):
+        for origin in (
+            "http://127.0.0.1:8000",
+            "https://poker.example.com",
+            "https://poker.example.com:443",
+            "http://127.0.0.1:9999",
+            "https://127.0.0.1:8000",
+            "http://127.0.0.1",
+            "http://testserver",
+            "http://poker.example.com",
+            "https://evil.example",
+            "null",
+            "http://127.0.0.1:8000.evil",
+        ):
             ws = communicator(table.id, origin=origin.encode())
             connected, _ = await ws.connect()
             results[origin] = connected
@@ -55,17 +65,21 @@ def test_only_the_sites_own_scheme_host_and_port_may_open_a_websocket(settings):
 
     results = asyncio.run(scenario())
     assert {origin for origin, ok in results.items() if ok} == {
-        "http://127.0.0.1:8000", "https://poker.example.com", "https://poker.example.com:443"}, results
+        "http://127.0.0.1:8000",
+        "https://poker.example.com",
+        "https://poker.example.com:443",
+    }, results
 
 
 def test_the_default_origins_follow_allowed_hosts_and_the_port():
     from pokerroom.site_origins import origins_default
 
-    assert origins_default(allowed_hosts=["localhost", "127.0.0.1", "*", ".example.com"], port=8000, secure=False,
-                           trusted=[]) == ["http://localhost:8000", "http://127.0.0.1:8000"]
-    assert origins_default(allowed_hosts=["poker.example.com"], port=8000, secure=True,
-                           trusted=["https://www.example.com"]) == ["https://www.example.com",
-                                                                    "https://poker.example.com"]
+    assert origins_default(
+        allowed_hosts=["localhost", "127.0.0.1", "*", ".example.com"], port=8000, secure=False, trusted=[]
+    ) == ["http://localhost:8000", "http://127.0.0.1:8000"]
+    assert origins_default(
+        allowed_hosts=["poker.example.com"], port=8000, secure=True, trusted=["https://www.example.com"]
+    ) == ["https://www.example.com", "https://poker.example.com"]
 
 
 def test_a_player_may_open_a_table_a_few_times_not_sixty():
@@ -128,8 +142,11 @@ def test_seated_players_chat_with_their_name_and_seat_and_spectators_only_read()
     alice_cookie, watcher_cookie = session_cookie_for(alice), session_cookie_for(watcher)
 
     async def scenario():
-        seated, spectator, anonymous = (communicator(table.id, cookie=alice_cookie),
-                                        communicator(table.id, cookie=watcher_cookie), communicator(table.id))
+        seated, spectator, anonymous = (
+            communicator(table.id, cookie=alice_cookie),
+            communicator(table.id, cookie=watcher_cookie),
+            communicator(table.id),
+        )
         for ws in (seated, spectator, anonymous):
             await opened(ws)
         await spectator.send_json_to({"type": "chat", "text": "alice: I fold my aces"})
@@ -146,7 +163,9 @@ def test_seated_players_chat_with_their_name_and_seat_and_spectators_only_read()
     assert [f["code"] for f in spectator_frames if f["type"] == "error"] == ["not_seated"]
     assert "spectators read" in next(f["message"] for f in spectator_frames if f["type"] == "error")
     assert [f["code"] for f in anonymous_frames if f["type"] == "error"] == ["login_required"]
-    assert not any(f.get("event") == "chat" for f in [*spectator_frames, *anonymous_frames]), "nothing was said"
+    assert not any(f.get("event") == "chat" for f in [*spectator_frames, *anonymous_frames]), (
+        "nothing was said"
+    )
     # the client renders `ev.player.name` (static/js/table.js): an object with the author's name, and the seat
     assert line["player"] == {"name": alice.username, "bot": False} and line["seat"] == 3
     assert line["text"] == "good luck"

@@ -30,9 +30,11 @@ def test_two_players_sit_down_and_play_a_hand_to_a_fold_over_websockets(live_roo
     cookies = [session_cookie_for(alice), session_cookie_for(bob)]
 
     async def scenario():
-        async with TableClient(live_room, table.id, session=cookies[0]) as a, \
-                TableClient(live_room, table.id, session=cookies[1]) as b, \
-                TableClient(live_room, table.id) as spectator:
+        async with (
+            TableClient(live_room, table.id, session=cookies[0]) as a,
+            TableClient(live_room, table.id, session=cookies[1]) as b,
+            TableClient(live_room, table.id) as spectator,
+        ):
             await a.until(is_state)
             await b.until(is_state)
             await a.send(type="join", seat=1, buy_in=200)
@@ -83,9 +85,11 @@ def test_a_player_who_does_nothing_is_folded_by_the_timer_and_the_next_player_ca
     cookies = [session_cookie_for(p) for p in players]
 
     async def scenario():
-        async with TableClient(live_room, table.id, session=cookies[0]) as a, \
-                TableClient(live_room, table.id, session=cookies[1]) as b, \
-                TableClient(live_room, table.id, session=cookies[2]) as c:
+        async with (
+            TableClient(live_room, table.id, session=cookies[0]) as a,
+            TableClient(live_room, table.id, session=cookies[1]) as b,
+            TableClient(live_room, table.id, session=cookies[2]) as c,
+        ):
             for seat, client in enumerate((a, b, c), start=1):
                 await client.until(is_state)
                 await client.send(type="join", seat=seat, buy_in=200, post="now")
@@ -93,8 +97,9 @@ def test_a_player_who_does_nothing_is_folded_by_the_timer_and_the_next_player_ca
             to_act = first["to_act"]
             started = asyncio.get_running_loop().time()
             # nobody acts: the clock folds the first player (a check is not free pre-flop) and moves on
-            moved = await a.until(lambda m: is_state(m) and m["hand"] and m["to_act"] not in (None, to_act),
-                                  timeout=20)
+            moved = await a.until(
+                lambda m: is_state(m) and m["hand"] and m["to_act"] not in (None, to_act), timeout=20
+            )
             elapsed = asyncio.get_running_loop().time() - started
             folded = next(row for row in moved["seats"] if row["seat"] == to_act)
             assert folded["status"] == "folded"
@@ -104,7 +109,9 @@ def test_a_player_who_does_nothing_is_folded_by_the_timer_and_the_next_player_ca
             state = await nxt.until(my_turn)
             hand = state["hand"]
             await nxt.send(type="act", action="call", hand_id=hand["id"], action_no=hand["action_no"])
-            acted = await nxt.until(lambda m: m["type"] == "error" or (m["type"] == "event" and m["event"] == "acted"))
+            acted = await nxt.until(
+                lambda m: m["type"] == "error" or (m["type"] == "event" and m["event"] == "acted")
+            )
             assert acted["type"] == "event", acted
 
     asyncio.run(scenario())

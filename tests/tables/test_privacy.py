@@ -67,7 +67,9 @@ def check_frames(frames: list[dict], user_id: int | None, hands: dict[int, Hand]
         seen = cards_seen(segment)
         assert not seen & forbidden, f"{who} saw {seen & forbidden} of another player in hand {hand_id}"
         if hand.status == Hand.Status.COMPLETE:
-            assert seen <= allowed, f"{who} saw {seen - allowed}, neither theirs, shown nor the board, in {hand_id}"
+            assert seen <= allowed, (
+                f"{who} saw {seen - allowed}, neither theirs, shown nor the board, in {hand_id}"
+            )
         checked += 1
     return checked
 
@@ -113,7 +115,9 @@ def test_no_client_ever_sees_a_card_of_another_player_that_was_not_shown(live_ro
             acted = (hand["id"], hand["action_no"])
             pot = sum(p["amount"] for p in message["pots"]) + sum(r["bet"] for r in message["seats"])
             kind, amount = bot_choose(legal=legal, pot=pot, stack=0, rng=rng)
-            await client.send(type="act", action=kind, amount=amount, hand_id=hand["id"], action_no=hand["action_no"])
+            await client.send(
+                type="act", action=kind, amount=amount, hand_id=hand["id"], action_no=hand["action_no"]
+            )
 
     async def watch(client: TableClient, stop_at: float) -> None:
         while time.monotonic() < stop_at:
@@ -134,10 +138,12 @@ def test_no_client_ever_sees_a_card_of_another_player_that_was_not_shown(live_ro
         try:
             stop_at = time.monotonic() + PLAY_SECONDS
             names = {u.pk: u.username for users in seated.values() for u in users}
-            await asyncio.gather(*(
-                play(client, names[user_id], stop_at) if user_id in names else watch(client, stop_at)
-                for user_id, client in clients
-            ))
+            await asyncio.gather(
+                *(
+                    play(client, names[user_id], stop_at) if user_id in names else watch(client, stop_at)
+                    for user_id, client in clients
+                )
+            )
         finally:
             for _user_id, client in clients:
                 await client.__aexit__(None, None, None)
@@ -156,8 +162,14 @@ def test_no_client_ever_sees_a_card_of_another_player_that_was_not_shown(live_ro
         if user_id in {u.pk for u in seated[client.table_id]}:
             # only the hands this client was sent a state of: the last deal may come after it stopped reading
             seen = {f["hand"]["id"] for f in client.frames if f["type"] == "state" and f.get("hand")}
-            own = {card for h in hands.values() if h.id in seen for seat, p in h.players.items()
-                   if p["user"] == user_id for card in h.hole_cards[seat]}
+            own = {
+                card
+                for h in hands.values()
+                if h.id in seen
+                for seat, p in h.players.items()
+                if p["user"] == user_id
+                for card in h.hole_cards[seat]
+            }
             assert own and own <= cards_seen(client.frames), "a player does get their own cards"
     assert segments >= MIN_HANDS * (PLAYERS_PER_TABLE + 2) // 2
 

@@ -34,7 +34,9 @@ def test_well_formed_messages_parse_to_what_they_say():
     assert parse({"type": "sit_in", "post": "now"}) == SitIn(post="now")
     assert parse({"type": "top_up", "amount": 100}) == TopUp(amount=100)
     assert parse({"type": "options", "auto_muck": False}) == Options(auto_muck=False, straddle=None)
-    assert parse({"type": "options", "run_twice": True}) == Options(auto_muck=None, straddle=None, run_twice=True)
+    assert parse({"type": "options", "run_twice": True}) == Options(
+        auto_muck=None, straddle=None, run_twice=True
+    )
     assert parse({"type": "chat", "text": "  gg  "}) == Chat(text="gg")
     assert parse({"type": "sync"}) == Sync()
 
@@ -56,8 +58,10 @@ def test_well_formed_messages_parse_to_what_they_say():
         ('{"type": "act", "action": "raise", "amount": -5, "hand_id": 1, "action_no": 0}', "bad_value"),
         ('{"type": "act", "action": "raise", "amount": 0, "hand_id": 1, "action_no": 0}', "bad_value"),
         ('{"type": "act", "action": "raise", "amount": 1e300, "hand_id": 1, "action_no": 0}', "bad_type"),
-        ('{"type": "act", "action": "raise", "amount": 99999999999999999999999, "hand_id": 1, "action_no": 0}',
-         "bad_value"),
+        (
+            '{"type": "act", "action": "raise", "amount": 99999999999999999999999, "hand_id": 1, "action_no": 0}',
+            "bad_value",
+        ),
         ('{"type": "act", "action": "steal", "hand_id": 1, "action_no": 0}', "bad_value"),
         ('{"type": "act", "action": "fold", "action_no": 0}', "missing_field"),
         ('{"type": "act", "action": "fold", "hand_id": 1, "action_no": -1}', "bad_value"),

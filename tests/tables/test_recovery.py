@@ -19,8 +19,10 @@ def test_killing_daphne_and_the_worker_mid_hand_loses_nothing(live_room):
     cookies = [session_cookie_for(alice), session_cookie_for(bob)]
 
     async def sit_and_wait_for_a_hand():
-        async with TableClient(live_room, table.id, session=cookies[0]) as a, \
-                TableClient(live_room, table.id, session=cookies[1]) as b:
+        async with (
+            TableClient(live_room, table.id, session=cookies[0]) as a,
+            TableClient(live_room, table.id, session=cookies[1]) as b,
+        ):
             await a.until(lambda m: m["type"] == "state")
             await b.until(lambda m: m["type"] == "state")
             await a.send(type="join", seat=1, buy_in=200)
@@ -42,8 +44,14 @@ def test_killing_daphne_and_the_worker_mid_hand_loses_nothing(live_room):
         async with TableClient(live_room, table.id, session=cookies[0]) as a:
             first = await a.recv(timeout=10)
             assert first["type"] == "state", "a returning player sees the table at once"
-            await a.until(lambda m: m["type"] == "event" and m["event"] == "hand_ended" or
-                          (m["type"] == "state" and (m["hand"] is None or m["hand"]["id"] != hand_id)), timeout=60)
+            await a.until(
+                lambda m: (
+                    m["type"] == "event"
+                    and m["event"] == "hand_ended"
+                    or (m["type"] == "state" and (m["hand"] is None or m["hand"]["id"] != hand_id))
+                ),
+                timeout=60,
+            )
 
     try:
         asyncio.run(come_back())

@@ -12,8 +12,13 @@ ROOM_HANDS = DATA_DIR / "room-hands"
 
 
 def replay(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "manage.py", "replay_hands", *args], cwd=BASE_DIR,
-                          capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "manage.py", "replay_hands", *args],
+        cwd=BASE_DIR,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 def test_room_hands_replay_to_the_chip_with_and_without_the_rooms_rake():

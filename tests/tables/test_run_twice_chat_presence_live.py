@@ -33,14 +33,18 @@ def test_two_players_all_in_run_the_board_twice_and_everyone_sees_both_boards(li
     sit(table, bruno, 2, buy_in=200)
     Table.objects.filter(pk=table.id).update(is_open=False)  # nothing dealt until both chose
     # Seat 1 (engine 0) has the first button: heads-up it is the small blind, dealt second.
-    deck = stacked_deck(order=[1, 0], holes={0: "AsAd", 1: "QsQd"}, board="2c7h9s3d4c", second_run="Qh8c2d5hJc")
+    deck = stacked_deck(
+        order=[1, 0], holes={0: "AsAd", 1: "QsQd"}, board="2c7h9s3d4c", second_run="Qh8c2d5hJc"
+    )
     burns = {deck[4], deck[8], deck[10], deck[12], deck[16], deck[18]}
     cookies = [session_cookie_for(alice), session_cookie_for(bruno)]
 
     async def scenario():
-        async with TableClient(live_room, table.id, session=cookies[0]) as a, \
-                TableClient(live_room, table.id, session=cookies[1]) as b, \
-                TableClient(live_room, table.id) as spectator:
+        async with (
+            TableClient(live_room, table.id, session=cookies[0]) as a,
+            TableClient(live_room, table.id, session=cookies[1]) as b,
+            TableClient(live_room, table.id) as spectator,
+        ):
             for client in (a, b):
                 await client.until(is_state)
                 await client.send(type="options", run_twice=True)
@@ -59,8 +63,12 @@ def test_two_players_all_in_run_the_board_twice_and_everyone_sees_both_boards(li
             assert dealt.hole_cards == {"0": ["As", "Ad"], "1": ["Qs", "Qd"]}
             clients = {1: a, 2: b}
             while not any(f["type"] == "event" and f["event"] == "hand_ended" for f in a.frames):
-                state = await a.until(lambda m: (is_state(m) and m["hand"] is not None and m["to_act"])
-                                      or (m["type"] == "event" and m["event"] == "hand_ended"))
+                state = await a.until(
+                    lambda m: (
+                        (is_state(m) and m["hand"] is not None and m["to_act"])
+                        or (m["type"] == "event" and m["event"] == "hand_ended")
+                    )
+                )
                 if not is_state(state):
                     break
                 actor = clients[state["to_act"]]
@@ -70,8 +78,12 @@ def test_two_players_all_in_run_the_board_twice_and_everyone_sees_both_boards(li
                     mine = await actor.until(lambda m: is_state(m) and m.get("legal"))
                 legal = {item["action"] for item in mine["legal"]}
                 hand = mine["hand"]
-                await actor.send(type="act", action="all_in" if "all_in" in legal else "call",
-                                 hand_id=hand["id"], action_no=hand["action_no"])
+                await actor.send(
+                    type="act",
+                    action="all_in" if "all_in" in legal else "call",
+                    hand_id=hand["id"],
+                    action_no=hand["action_no"],
+                )
                 reply = await actor.until(lambda m: m["type"] in ("error", "event"))
                 assert reply["type"] == "event", reply
             ended = [await c.until(event("hand_ended")) for c in (spectator, b)]
@@ -123,12 +135,16 @@ def test_a_player_who_joins_or_reloads_sees_the_last_20_chat_lines_and_a_muted_p
                 await a.send(type="chat", text=f"line {number}")
                 await a.until(lambda m, n=number: m["type"] == "event" and m.get("text") == f"line {n}")
         # A reload (a new connection): the last 20 lines, oldest first.
-        async with TableClient(live_room, table.id, session=cookies[0]) as again, \
-                TableClient(live_room, table.id, session=cookies[2]) as c:
+        async with (
+            TableClient(live_room, table.id, session=cookies[0]) as again,
+            TableClient(live_room, table.id, session=cookies[2]) as c,
+        ):
             history = await again.until(lambda m: m["type"] == "chat_history")
             texts = [line["text"] for line in history["lines"]]
             assert texts == [*[f"earlier {n}" for n in range(3, 21)], "line 1", "line 2"]
-            assert history["lines"][-1]["player"]["name"] == alice.username and history["lines"][-1]["seat"] == 1
+            assert (
+                history["lines"][-1]["player"]["name"] == alice.username and history["lines"][-1]["seat"] == 1
+            )
             await c.until(lambda m: m["type"] == "chat_history")
             # Staff mute Carla in the admin: her line is refused with the reason, nobody receives it.
             await asyncio.to_thread(_mute_in_admin, carla)
@@ -176,7 +192,9 @@ def test_a_player_whose_connections_all_dropped_is_marked_and_finds_the_table_as
             assert not seat_row(a.state, 2)["disconnected"]
             # The other closes too: everyone sees him marked at his seat, in an event and in the state.
             await b1.__aexit__(None, None, None)
-            marked = await a.until(lambda m: m["type"] == "event" and m["event"] == "seat" and "disconnected" in m)
+            marked = await a.until(
+                lambda m: m["type"] == "event" and m["event"] == "seat" and "disconnected" in m
+            )
             assert marked == {**marked, "seat": 2, "disconnected": True}
             state = await a.until(is_state)
             assert seat_row(state, 2)["disconnected"] is True and state["hand"] is not None
@@ -184,10 +202,14 @@ def test_a_player_whose_connections_all_dropped_is_marked_and_finds_the_table_as
             # He comes back: the same hand at the same decision, his own cards, the mark gone for everyone.
             async with TableClient(live_room, table.id, session=cookies[1]) as back:
                 found = await back.until(is_state)
-                assert found["hand"]["id"] == before["id"] and found["hand"]["action_no"] == before["action_no"]
+                assert (
+                    found["hand"]["id"] == before["id"] and found["hand"]["action_no"] == before["action_no"]
+                )
                 dealt = await asyncio.to_thread(lambda: Hand.objects.get(pk=before["id"]).hole_cards)
                 assert seat_row(found, 2)["cards"] == dealt["1"]
-                cleared = await a.until(lambda m: m["type"] == "event" and m["event"] == "seat" and "disconnected" in m)
+                cleared = await a.until(
+                    lambda m: m["type"] == "event" and m["event"] == "seat" and "disconnected" in m
+                )
                 assert cleared["disconnected"] is False
                 state = await back.until(lambda m: is_state(m) and not seat_row(m, 2)["disconnected"])
                 if state["to_act"] == 2:
@@ -220,11 +242,13 @@ def test_a_disconnected_players_decision_runs_on_the_clock_and_the_time_bank_as_
             await a.send(type="act", action="call", hand_id=hand["id"], action_no=hand["action_no"])
             waiting = await a.until(lambda m: is_state(m) and m["to_act"] == 2)
             assert row(waiting, 2)["time_bank_ms"] == 3000 and row(waiting, 2)["disconnected"]
-            banked = await a.until(lambda m: is_state(m) and m["to_act"] == 2 and row(m, 2)["time_bank_ms"] == 0,
-                                   timeout=15)
+            banked = await a.until(
+                lambda m: is_state(m) and m["to_act"] == 2 and row(m, 2)["time_bank_ms"] == 0, timeout=15
+            )
             assert 0 < banked["remaining_ms"] <= 3000, "the time bank is his clock now"
-            checked = await a.until(lambda m: m["type"] == "event" and m["event"] == "acted" and m["seat"] == 2,
-                                    timeout=15)
+            checked = await a.until(
+                lambda m: m["type"] == "event" and m["event"] == "acted" and m["seat"] == 2, timeout=15
+            )
             assert checked["action"] == "check"
 
     asyncio.run(scenario())

@@ -33,8 +33,9 @@ def run_verifier(tmp_path, data) -> subprocess.CompletedProcess:
     path = tmp_path / "hand.json"
     path.write_text(json.dumps(data))
     script = Path(settings.BASE_DIR) / "static" / "verify_hand.py"
-    return subprocess.run([sys.executable, str(script), str(path)], capture_output=True, text=True, timeout=60,
-                          check=False)
+    return subprocess.run(
+        [sys.executable, str(script), str(path)], capture_output=True, text=True, timeout=60, check=False
+    )
 
 
 def deck_for(order_names: list[str]) -> list[str]:
@@ -62,11 +63,15 @@ def three_all_in(players, monkeypatch, *, run_twice=("A", "B", "C")):
     for number, (name, buy_in) in enumerate((("A", 60), ("B", 120), ("C", 200)), start=1):
         sit(table, who[name], number, buy_in=buy_in, post="now")
         if name in run_twice:
-            services.seat_options(table_id=table.id, user=who[name], auto_muck=None, straddle=None, run_twice=True)
+            services.seat_options(
+                table_id=table.id, user=who[name], auto_muck=None, straddle=None, run_twice=True
+            )
     # The first hand's button is seat 1: the deal goes seat 2, seat 3, seat 1.
     monkeypatch.setattr(services.fairness, "shuffled_deck", lambda: deck_for(["B", "C", "A"]))
     hand = services.hand_deal(table_id=table.id)
-    assert hand.config["button"] == 0 and hand.hole_cards["0"] == list(HOLE["A"]), "the deck is dealt as planned"
+    assert hand.config["button"] == 0 and hand.hole_cards["0"] == list(HOLE["A"]), (
+        "the deck is dealt as planned"
+    )
     while True:
         hand.refresh_from_db()
         if hand.status != "running":
@@ -81,7 +86,9 @@ def test_everyone_all_in_with_run_twice_on_deals_two_boards_and_halves_each_pot(
     result = hand.result
     assert result["boards"] == [list(RUN_ONE), list(RUN_TWO)]
     main, side = result["pots"]
-    assert (main["amount"], side["amount"]) == (180, 120), "A's 60 from each of three, then B's and C's next 60"
+    assert (main["amount"], side["amount"]) == (180, 120), (
+        "A's 60 from each of three, then B's and C's next 60"
+    )
     assert result["rake"] == main["rake"] + side["rake"] > 0, "the rake is taken once, over both pots"
     for pot in (main, side):
         first, second = pot["runs"]
@@ -116,7 +123,8 @@ def test_the_summary_carries_both_boards_and_opens_every_card_of_both_runs_but_n
     summary = services.hand_summary(hand=hand)
     assert summary["boards"] == [list(RUN_ONE), list(RUN_TWO)]
     assert [run["winners"] for run in summary["pots"][1]["runs"]] == [
-        {"2": summary["pots"][1]["runs"][0]["amount"]}, {"3": summary["pots"][1]["runs"][1]["amount"]}
+        {"2": summary["pots"][1]["runs"][0]["amount"]},
+        {"3": summary["pots"][1]["runs"][1]["amount"]},
     ], "each run's winners by table seat (from 1)"
     names = summary["hands_by_board"]
     assert names[0]["3"]["high"]["category"] == "pair" and names[1]["3"]["high"]["category"] == "trips"
@@ -134,7 +142,11 @@ def test_the_state_after_the_hand_shows_both_boards_and_the_option_is_the_player
     state = services.hand_engine(hand=hand, table=table)
     during = table_snapshot(table=table, hand=hand, state=state)
     assert during["boards"] == [list(RUN_ONE), list(RUN_TWO)]
-    assert {row["seat"]: row["_options"]["run_twice"] for row in during["seats"]} == {1: True, 2: True, 3: True}
+    assert {row["seat"]: row["_options"]["run_twice"] for row in during["seats"]} == {
+        1: True,
+        2: True,
+        3: True,
+    }
     services.seat_options(table_id=table.id, user=who["A"], auto_muck=None, straddle=None, run_twice=False)
     assert Seat.objects.get(table=table, number=1).run_twice is False
 

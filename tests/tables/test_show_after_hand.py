@@ -22,12 +22,17 @@ def _send_show(user, table, hand: Hand) -> dict:
     cookie = session_cookie_for(user)
 
     async def scenario():
-        ws = WebsocketCommunicator(application, f"/ws/tables/{table.id}/", headers=[
-            (b"origin", b"http://testserver"), (b"cookie", f"sessionid={cookie}".encode())])
+        ws = WebsocketCommunicator(
+            application,
+            f"/ws/tables/{table.id}/",
+            headers=[(b"origin", b"http://testserver"), (b"cookie", f"sessionid={cookie}".encode())],
+        )
         connected, _ = await ws.connect()
         assert connected
         await ws.receive_json_from(timeout=5)  # the table's state
-        await ws.send_json_to({"type": "act", "action": "show", "hand_id": hand.id, "action_no": hand.action_no})
+        await ws.send_json_to(
+            {"type": "act", "action": "show", "hand_id": hand.id, "action_no": hand.action_no}
+        )
         answer = {}
         while not await ws.receive_nothing(timeout=1):
             message = await ws.receive_json_from(timeout=5)
@@ -44,8 +49,9 @@ def _fold_first(table, users) -> tuple:
     """The player to act folds the running hand; returns (winner, folder)."""
     hand = Hand.objects.get(table=table, status="running")
     folder = next(u for u in users if Seat.objects.get(table=table, number=hand.to_act + 1).user_id == u.id)
-    services.table_act(table_id=table.id, user=folder, hand_id=hand.id, action_no=hand.action_no, action="fold",
-                       amount=None)
+    services.table_act(
+        table_id=table.id, user=folder, hand_id=hand.id, action_no=hand.action_no, action="fold", amount=None
+    )
     return next(u for u in users if u != folder), folder
 
 

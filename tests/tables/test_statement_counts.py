@@ -43,4 +43,6 @@ def test_dealing_to_the_same_players_again_takes_ten_statements(players):
     assert dealt is not None and dealt.number == 2
     assert len(statements) <= 10, "\n".join(statements)
     dealt.refresh_from_db()
-    assert dealt.to_act is not None and dealt.deadline is not None, "stored with whose turn it is and its clock"
+    assert dealt.to_act is not None and dealt.deadline is not None, (
+        "stored with whose turn it is and its clock"
+    )

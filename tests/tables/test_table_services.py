@@ -32,7 +32,9 @@ def test_two_players_sit_a_hand_is_dealt_and_a_fold_settles_it(players):
     assert hand.status == Hand.Status.COMPLETE
     stacks = seat_stacks(table=table)
     seat_of = {u: Seat.objects.get(table=table, user=u).number for u in (alice, bob)}
-    assert stacks[seat_of[first]] == 199 and stacks[seat_of[other]] == 201, "the small blind went to the big blind"
+    assert stacks[seat_of[first]] == 199 and stacks[seat_of[other]] == 201, (
+        "the small blind went to the big blind"
+    )
     assert hand.result["rake"] == 0, "no flop, no drop"
     assert ledger_check().ok
 
@@ -41,9 +43,13 @@ def test_a_stale_or_repeated_act_is_refused_and_changes_nothing(players):
     table, hand = heads_up(players)
     alice, bob = players[:2]
     first = to_act_user(table, players)
-    services.table_act(table_id=table.id, user=first, hand_id=hand.id, action_no=0, action="call", amount=None)
+    services.table_act(
+        table_id=table.id, user=first, hand_id=hand.id, action_no=0, action="call", amount=None
+    )
     with pytest.raises(services.TableError) as refused:
-        services.table_act(table_id=table.id, user=first, hand_id=hand.id, action_no=0, action="call", amount=None)
+        services.table_act(
+            table_id=table.id, user=first, hand_id=hand.id, action_no=0, action="call", amount=None
+        )
     assert refused.value.code == "stale"
     hand.refresh_from_db()
     assert hand.action_no == 1
@@ -153,7 +159,9 @@ def test_a_straddle_is_posted_by_the_first_player_after_the_big_blind_who_asked_
     assert state.bets[utg_engine] == 4
     assert state.to_act == (utg_engine + 1) % 4, "the player after the straddle acts first"
     legal = {item["action"]: item for item in state.legal_actions()}
-    assert legal["call"]["min"] == 4 and legal["raise"]["min"] == 8, "the minimum raise is twice the big blind"
+    assert legal["call"]["min"] == 4 and legal["raise"]["min"] == 8, (
+        "the minimum raise is twice the big blind"
+    )
 
 
 def test_a_player_who_folds_and_leaves_is_cashed_out_only_when_the_hand_ends(players):
@@ -172,7 +180,9 @@ def test_a_player_who_folds_and_leaves_is_cashed_out_only_when_the_hand_ends(pla
     assert seat.leave_after_hand, "still seated while the hand is played"
     hand = play_out(table, players, hand)
     assert not Seat.objects.filter(table=table, user=quitter).exists()
-    assert wallet_balances(user=quitter)["play"] == before + put_in, "a folded UTG loses nothing; all comes back"
+    assert wallet_balances(user=quitter)["play"] == before + put_in, (
+        "a folded UTG loses nothing; all comes back"
+    )
 
 
 def test_self_exclusion_at_the_table_cashes_out_after_the_hand_and_blocks_sitting_down(players):
@@ -250,7 +260,9 @@ def test_a_player_with_auto_muck_off_chooses_to_show_or_muck_a_losing_hand(playe
 
     # Heads-up the big blind is dealt first: it gets the aces; board 5d 9s Jh Qc 4h (burns between streets)
     top = ["As", "2c", "Ad", "7h", "Kc", "5d", "9s", "Jh", "Kd", "Qc", "Ks", "4h"]
-    monkeypatch.setattr(services.fairness, "shuffled_deck", lambda: top + [c for c in FULL_DECK if c not in top])
+    monkeypatch.setattr(
+        services.fairness, "shuffled_deck", lambda: top + [c for c in FULL_DECK if c not in top]
+    )
     table = table_create()
     alice, bob = players[:2]
     sit(table, alice, 1)
@@ -291,16 +303,29 @@ def test_an_uncontested_winner_may_show_before_the_next_deal(players):
     assert offer["to_act"] == winner_seat and {a["action"] for a in offer["legal"]} == {"show", "muck"}
     assert for_viewer(snapshot, seat_number=folder_seat, hole_cards=None)["legal"] is None
     with pytest.raises(services.TableError):
-        services.table_act(table_id=table.id, user=folder, hand_id=hand.id, action_no=hand.action_no,
-                           action="show", amount=None)
-    services.table_act(table_id=table.id, user=winner, hand_id=hand.id, action_no=hand.action_no, action="show",
-                       amount=None)
+        services.table_act(
+            table_id=table.id,
+            user=folder,
+            hand_id=hand.id,
+            action_no=hand.action_no,
+            action="show",
+            amount=None,
+        )
+    services.table_act(
+        table_id=table.id, user=winner, hand_id=hand.id, action_no=hand.action_no, action="show", amount=None
+    )
     hand.refresh_from_db()
     assert hand.result["shown"] == {str(winner_seat): hand.hole_cards[str(winner_seat - 1)]}
     assert hand.result["won"] and hand.status == "complete"
     with pytest.raises(services.TableError) as refused:
-        services.table_act(table_id=table.id, user=winner, hand_id=hand.id, action_no=hand.action_no - 1,
-                           action="show", amount=None)
+        services.table_act(
+            table_id=table.id,
+            user=winner,
+            hand_id=hand.id,
+            action_no=hand.action_no - 1,
+            action="show",
+            amount=None,
+        )
     assert refused.value.code == "stale", "shown once"
     opened = {o["card"] for o in services.hand_openings_for(hand=hand, user=None)}
     assert set(hand.hole_cards[str(winner_seat - 1)]) <= opened, "a shown hand is opened to everyone"

@@ -47,8 +47,14 @@ def test_a_free_check_is_taken_for_a_player_out_of_time(players):
     for _ in range(2):
         hand = running(table)
         user = Seat.objects.get(table=table, number=hand.to_act + 1).user
-        services.table_act(table_id=table.id, user=user, hand_id=hand.id, action_no=hand.action_no, action="call",
-                           amount=None)
+        services.table_act(
+            table_id=table.id,
+            user=user,
+            hand_id=hand.id,
+            action_no=hand.action_no,
+            action="call",
+            amount=None,
+        )
     hand = running(table)
     bb_seat = hand.to_act
     expire(hand)
@@ -71,8 +77,9 @@ def test_two_timeouts_in_a_row_sit_the_player_out_after_the_hand(players):
             sleeper = seat.user
         elif seat.user != sleeper:
             # heads-up the other player starts the next hand: let them call, the sleeper then times out
-            services.table_act(table_id=table.id, user=seat.user, hand_id=hand.id, action_no=0, action="call",
-                               amount=None)
+            services.table_act(
+                table_id=table.id, user=seat.user, hand_id=hand.id, action_no=0, action="call", amount=None
+            )
             hand = running(table)
         expire(hand)
         services.hand_timeout(hand_id=hand.id, action_no=hand.action_no)
@@ -86,8 +93,14 @@ def test_two_timeouts_in_a_row_sit_the_player_out_after_the_hand(players):
                 services.hand_timeout(hand_id=hand.id, action_no=hand.action_no)
             else:
                 action = "check" if "check" in legal else "call"
-                services.table_act(table_id=table.id, user=user, hand_id=hand.id, action_no=hand.action_no,
-                                   action=action, amount=None)
+                services.table_act(
+                    table_id=table.id,
+                    user=user,
+                    hand_id=hand.id,
+                    action_no=hand.action_no,
+                    action=action,
+                    amount=None,
+                )
             hand = Hand.objects.get(pk=hand.pk)
     seat = Seat.objects.get(table=table, user=sleeper)
     assert seat.status == Seat.Status.SITTING_OUT
@@ -101,7 +114,9 @@ def test_what_is_left_of_the_time_bank_stays_in_it(players):
     hand = running(table)
     seat = Seat.objects.get(table=table, number=hand.to_act + 1)
     assert hand.time_bank_used and seat.time_bank_ms == 0
-    services.table_act(table_id=table.id, user=seat.user, hand_id=hand.id, action_no=0, action="call", amount=None)
+    services.table_act(
+        table_id=table.id, user=seat.user, hand_id=hand.id, action_no=0, action="call", amount=None
+    )
     seat.refresh_from_db()
     assert 8_000 < seat.time_bank_ms <= 10_000, "acting in the time bank keeps what was not used"
     assert seat.timeouts_in_row == 0
@@ -138,14 +153,21 @@ def test_a_deal_and_a_bot_move_wait_for_their_time_and_each_is_sent_once(due_set
     assert sorted(first + second) == [("bot", [11, 4]), ("deal", [7])]
 
 
-def test_a_used_time_bank_comes_back_a_few_seconds_every_so_many_hands_up_to_its_maximum(players, admin_client):
+def test_a_used_time_bank_comes_back_a_few_seconds_every_so_many_hands_up_to_its_maximum(
+    players, admin_client
+):
     """Time bank 10 s at sit-down, refilled 4 s every 2 hands dealt, at most 16 s: used up in hand 1, it is
     4 s after hand 2, 8 s after hand 4, then 12, then 16, and stays 16. Shown in the table's state with the
     table's settings, which staff change in the admin."""
     from tables.state import table_snapshot
 
-    table, hand = heads_up(players, time_bank_seconds=10, time_bank_max_seconds=16, time_bank_refill_seconds=4,
-                           time_bank_refill_hands=2)
+    table, hand = heads_up(
+        players,
+        time_bank_seconds=10,
+        time_bank_max_seconds=16,
+        time_bank_refill_seconds=4,
+        time_bank_refill_hands=2,
+    )
     expire(hand)
     services.hand_timeout(hand_id=hand.id, action_no=0)  # the time bank is used ...
     hand = running(table)
@@ -160,30 +182,62 @@ def test_a_used_time_bank_comes_back_a_few_seconds_every_so_many_hands_up_to_its
         seen.append(Seat.objects.get(pk=seat.pk).time_bank_ms)
         hand = running(table)
         folder = Seat.objects.get(table=table, number=hand.to_act + 1).user
-        services.table_act(table_id=table.id, user=folder, hand_id=hand.id, action_no=0, action="fold", amount=None)
-    assert seen == [4_000, 4_000, 8_000, 8_000, 12_000, 12_000, 16_000, 16_000, 16_000, 16_000], "hands 2 to 11"
+        services.table_act(
+            table_id=table.id, user=folder, hand_id=hand.id, action_no=0, action="fold", amount=None
+        )
+    assert seen == [4_000, 4_000, 8_000, 8_000, 12_000, 12_000, 16_000, 16_000, 16_000, 16_000], (
+        "hands 2 to 11"
+    )
     other = Seat.objects.exclude(pk=seat.pk).get(table=table, user__isnull=False)
     assert other.time_bank_ms == 16_000, "never above the maximum"
-    row = next(r for r in table_snapshot(table=table, hand=None, state=None)["seats"] if r["seat"] == seat.number)
+    row = next(
+        r for r in table_snapshot(table=table, hand=None, state=None)["seats"] if r["seat"] == seat.number
+    )
     assert row["time_bank_ms"] == 16_000
     assert table_snapshot(table=table, hand=None, state=None)["table"]["time_bank"] == {
-        "start_seconds": 10, "max_seconds": 16, "refill_seconds": 4, "refill_every_hands": 2}
+        "start_seconds": 10,
+        "max_seconds": 16,
+        "refill_seconds": 4,
+        "refill_every_hands": 2,
+    }
 
 
 def test_staff_set_the_time_bank_refill_in_the_admin_and_a_maximum_below_the_start_is_refused(admin_client):
     from tables.models import Table
 
-    response = admin_client.post("/admin/tables/table/add/", table_admin_form(
-        time_bank_seconds=30, time_bank_max_seconds=20, time_bank_refill_seconds=5, time_bank_refill_hands=10))
+    response = admin_client.post(
+        "/admin/tables/table/add/",
+        table_admin_form(
+            time_bank_seconds=30,
+            time_bank_max_seconds=20,
+            time_bank_refill_seconds=5,
+            time_bank_refill_hands=10,
+        ),
+    )
     assert response.status_code == 200
     assert "The maximum cannot be below what the time bank starts with." in response.content.decode()
     assert not Table.objects.filter(name="New table").exists()
-    response = admin_client.post("/admin/tables/table/add/", table_admin_form(
-        time_bank_seconds=30, time_bank_max_seconds=90, time_bank_refill_seconds=10, time_bank_refill_hands=5))
+    response = admin_client.post(
+        "/admin/tables/table/add/",
+        table_admin_form(
+            time_bank_seconds=30,
+            time_bank_max_seconds=90,
+            time_bank_refill_seconds=10,
+            time_bank_refill_hands=5,
+        ),
+    )
     assert response.status_code == 302
     table = Table.objects.get(name="New table")
-    assert (table.time_bank_max_seconds, table.time_bank_refill_seconds, table.time_bank_refill_hands) == (90, 10, 5)
+    assert (table.time_bank_max_seconds, table.time_bank_refill_seconds, table.time_bank_refill_hands) == (
+        90,
+        10,
+        5,
+    )
     response = admin_client.post("/admin/tables/table/add/", table_admin_form(name="Defaults"))
     assert response.status_code == 302, "left out, the refill takes the room's defaults"
     table = Table.objects.get(name="Defaults")
-    assert (table.time_bank_max_seconds, table.time_bank_refill_seconds, table.time_bank_refill_hands) == (60, 5, 10)
+    assert (table.time_bank_max_seconds, table.time_bank_refill_seconds, table.time_bank_refill_hands) == (
+        60,
+        5,
+        10,
+    )

@@ -30,7 +30,9 @@ class TableClient:
     async def __aenter__(self) -> TableClient:
         headers = {"Cookie": f"sessionid={self.session}"} if self.session else {}
         self.ws = await websockets.connect(
-            f"{self.room.ws_url}/ws/tables/{self.table_id}/", origin=self.room.http_url, additional_headers=headers
+            f"{self.room.ws_url}/ws/tables/{self.table_id}/",
+            origin=self.room.http_url,
+            additional_headers=headers,
         )
         return self
 
@@ -78,7 +80,12 @@ def cards_seen(frames) -> set[str]:
                 walk(item)
         elif isinstance(value, list):
             for item in value:
-                if isinstance(item, str) and len(item) == 2 and item[0] in "23456789TJQKA" and item[1] in "cdhs":
+                if (
+                    isinstance(item, str)
+                    and len(item) == 2
+                    and item[0] in "23456789TJQKA"
+                    and item[1] in "cdhs"
+                ):
                     found.add(item)
                 else:
                     walk(item)

@@ -17,7 +17,9 @@ from tournaments.models import Entry, Tournament, TournamentTable
 
 
 def pool_balance(tournament: Tournament) -> int:
-    return system_account_get(kind=AccountKind.PRIZE_POOL, currency=tournament.currency, ref=tournament.pool_ref).balance
+    return system_account_get(
+        kind=AccountKind.PRIZE_POOL, currency=tournament.currency, ref=tournament.pool_ref
+    ).balance
 
 
 def choose(legal: list[dict], pot: int, stack: int, rng: random.Random) -> tuple[str, int | None]:
@@ -40,10 +42,14 @@ class Record:
     bubbles: int = 0  # floors run with the field one bust from the money on several tables
     deals_checked: int = 0
     problems: list[str] = field(default_factory=list)
-    last_big_blind_of: dict[int, tuple[int, int]] = field(default_factory=dict)  # user -> (hands dealt, hand) at BB
+    last_big_blind_of: dict[int, tuple[int, int]] = field(
+        default_factory=dict
+    )  # user -> (hands dealt, hand) at BB
     dealt_counter: dict[int, int] = field(default_factory=dict)  # user -> hands dealt to them so far
     seen_hands: set[int] = field(default_factory=set)
-    arrived: dict[int, int] = field(default_factory=dict)  # user -> table they were moved to, until dealt there
+    arrived: dict[int, int] = field(
+        default_factory=dict
+    )  # user -> table they were moved to, until dealt there
 
 
 def tournament_tables(tournament: Tournament) -> list[Table]:
@@ -56,14 +62,17 @@ def check_chips(tournament: Tournament, entrants: int | None = None) -> None:
     total = play.chips_in_play(tournament=tournament)
     seated = tournament.entries.filter(status__in=(Entry.Status.PLAYING, Entry.Status.FINISHED)).count()
     assert entrants is None or seated == entrants
-    assert total == seated * tournament.starting_stack, f"chips {total} != {seated} x {tournament.starting_stack}"
+    assert total == seated * tournament.starting_stack, (
+        f"chips {total} != {seated} x {tournament.starting_stack}"
+    )
 
 
 def _sizes(tournament: Tournament) -> dict[int, int]:
     links = TournamentTable.objects.filter(tournament=tournament, broken=False)
     sizes = {link.table_id: 0 for link in links}
-    for table_id in Entry.objects.filter(tournament=tournament, status=Entry.Status.PLAYING, chips__gt=0,
-                                         table__isnull=False).values_list("table_id", flat=True):
+    for table_id in Entry.objects.filter(
+        tournament=tournament, status=Entry.Status.PLAYING, chips__gt=0, table__isnull=False
+    ).values_list("table_id", flat=True):
         sizes[table_id] = sizes.get(table_id, 0) + 1
     return sizes
 
@@ -73,19 +82,27 @@ def _check_new_deals(tournament: Tournament, record: Record) -> None:
     big blind in two hands in a row (heads-up excepted); a moved player's first hand at the new table is not
     a small blind."""
     sizes = _sizes(tournament)
-    for hand in Hand.objects.filter(table__tournament_table__tournament=tournament).exclude(
-            pk__in=record.seen_hands).order_by("id"):
+    for hand in (
+        Hand.objects.filter(table__tournament_table__tournament=tournament)
+        .exclude(pk__in=record.seen_hands)
+        .order_by("id")
+    ):
         record.seen_hands.add(hand.pk)
         dealt = len(hand.players)
         size = sizes.get(hand.table_id, 0)
         if hand.status == Hand.Status.RUNNING and len(sizes) > 1:
             if any(abs(other - size) > 1 for other in sizes.values()):
-                record.problems.append(f"hand {hand.pk} dealt at a table of {size} with sizes {sorted(sizes.values())}")
+                record.problems.append(
+                    f"hand {hand.pk} dealt at a table of {size} with sizes {sorted(sizes.values())}"
+                )
             record.deals_checked += 1
         if hand.status == Hand.Status.RUNNING:  # a hand waited out counts as a hand between two big blinds
             dealt_users = {player["user"] for player in hand.players.values()}
-            for waiting in Seat.objects.filter(table_id=hand.table_id, user__isnull=False).exclude(
-                    user_id__in=dealt_users).values_list("user_id", flat=True):
+            for waiting in (
+                Seat.objects.filter(table_id=hand.table_id, user__isnull=False)
+                .exclude(user_id__in=dealt_users)
+                .values_list("user_id", flat=True)
+            ):
                 record.dealt_counter[waiting] = record.dealt_counter.get(waiting, 0) + 1
         posts = {int(seat): kind for seat, kind in hand.config.get("posts", [])}
         for seat, player in hand.players.items():
@@ -95,12 +112,16 @@ def _check_new_deals(tournament: Tournament, record: Record) -> None:
             if record.arrived.get(user) == hand.table_id:
                 del record.arrived[user]
                 if kind == "small_blind" and dealt > 2:
-                    record.problems.append(f"moved player {user} posted the small blind first (hand {hand.pk})")
+                    record.problems.append(
+                        f"moved player {user} posted the small blind first (hand {hand.pk})"
+                    )
             if kind == "big_blind":
                 last = record.last_big_blind_of.get(user)
                 if last is not None and last[0] == record.dealt_counter[user] - 1 and dealt > 2:
-                    record.problems.append(f"player {user} posted the big blind in hands {last[1]} and {hand.pk} "
-                                           f"(tables {Hand.objects.get(pk=last[1]).table_id}, {hand.table_id})")
+                    record.problems.append(
+                        f"player {user} posted the big blind in hands {last[1]} and {hand.pk} "
+                        f"(tables {Hand.objects.get(pk=last[1]).table_id}, {hand.table_id})"
+                    )
                 record.last_big_blind_of[user] = (record.dealt_counter[user], hand.pk)
 
 
@@ -115,7 +136,9 @@ def play_to_the_end(tournament: Tournament, *, rng: random.Random, max_actions: 
         if tournament.status == Tournament.Status.FINISHED:
             return record
         _check_new_deals(tournament, record)
-        running = list(Hand.objects.filter(table__tournament_table__tournament=tournament, status=Hand.Status.RUNNING))
+        running = list(
+            Hand.objects.filter(table__tournament_table__tournament=tournament, status=Hand.Status.RUNNING)
+        )
         if not running:
             done = _floor(tournament, record)
             _note_arrivals(tournament, record)
@@ -135,8 +158,14 @@ def play_to_the_end(tournament: Tournament, *, rng: random.Random, max_actions: 
 
         user = get_user_model().objects.get(pk=user_id)
         kind, amount = choose(legal, pot, state.stacks.get(seat, 0) + state.bets.get(seat, 0), rng)
-        table_services.table_act(table_id=table.id, user=user, hand_id=hand.id, action_no=hand.action_no,
-                                 action=kind, amount=amount)
+        table_services.table_act(
+            table_id=table.id,
+            user=user,
+            hand_id=hand.id,
+            action_no=hand.action_no,
+            action=kind,
+            amount=amount,
+        )
         hand.refresh_from_db()
         if hand.status != Hand.Status.RUNNING:
             record.hands += 1
@@ -168,6 +197,10 @@ def _floor(tournament: Tournament, record: Record) -> dict:
 
 
 def _note_arrivals(tournament: Tournament, record: Record) -> None:
-    for seat in Seat.objects.filter(table__tournament_table__tournament=tournament, user__isnull=False,
-                                    is_new=True, table__hands_dealt__gt=0):
+    for seat in Seat.objects.filter(
+        table__tournament_table__tournament=tournament,
+        user__isnull=False,
+        is_new=True,
+        table__hands_dealt__gt=0,
+    ):
         record.arrived.setdefault(seat.user_id, seat.table_id)

@@ -29,11 +29,20 @@ def fast_structure(seconds: int = 3):
     from tournaments.models import BlindLevel, BlindStructure
     from tournaments.rules.structures import Speed, default_schedule
 
-    structure = BlindStructure.objects.create(name=f"Fast {seconds}s {BlindStructure.objects.count()}",
-                                              speed=Speed.HYPER.value, starting_stack=1_500)
+    structure = BlindStructure.objects.create(
+        name=f"Fast {seconds}s {BlindStructure.objects.count()}",
+        speed=Speed.HYPER.value,
+        starting_stack=1_500,
+    )
     BlindLevel.objects.bulk_create(
-        BlindLevel(structure=structure, number=n, small_blind=lv.small_blind, big_blind=lv.big_blind, ante=lv.ante,
-                   seconds=lv.seconds)
+        BlindLevel(
+            structure=structure,
+            number=n,
+            small_blind=lv.small_blind,
+            big_blind=lv.big_blind,
+            ante=lv.ante,
+            seconds=lv.seconds,
+        )
         for n, lv in enumerate(default_schedule(Speed.HYPER, level_seconds=seconds).levels, start=1)
     )
     return structure
@@ -50,9 +59,11 @@ def _finish_checks(tournament: Tournament, players, wallets_before: dict, expect
     while index < len(entries):  # players who bust together with equal stacks share their places' prizes
         group = [e for e in entries if e.place == entries[index].place]
         assert group[0].place == index + 1, "places follow each other; shared places take the best of them"
-        shared = by_place[index: index + len(group)]
+        shared = by_place[index : index + len(group)]
         assert sum(e.prize for e in group) == sum(shared)
-        assert max(e.prize for e in group) - min(e.prize for e in group) <= 1, "split equally, odd cents one each"
+        assert max(e.prize for e in group) - min(e.prize for e in group) <= 1, (
+            "split equally, odd cents one each"
+        )
         index += len(group)
     assert pool_balance(tournament) == 0, "the pool ends at exactly zero"
     assert ledger_check().ok
@@ -61,13 +72,19 @@ def _finish_checks(tournament: Tournament, players, wallets_before: dict, expect
         after = wallet_balances(user=entry.user)[tournament.currency]
         assert after == before - entry.buy_in - entry.fee + entry.prize
     assert not Table.objects.filter(tournament_table__tournament=tournament, is_open=True).exists()
-    assert not Seat.objects.filter(table__tournament_table__tournament=tournament, user__isnull=False).exists()
+    assert not Seat.objects.filter(
+        table__tournament_table__tournament=tournament, user__isnull=False
+    ).exists()
 
 
 @pytest.mark.parametrize(
     ("seats", "buy_in", "expected"),
     [
-        (6, 333, [1_299, 699]),  # pool 19.98: 65 % is 12.987 -> 12.98 + the odd cent to first, 35 % 6.993 -> 6.99
+        (
+            6,
+            333,
+            [1_299, 699],
+        ),  # pool 19.98: 65 % is 12.987 -> 12.98 + the odd cent to first, 35 % 6.993 -> 6.99
         (2, 1_000, [2_000]),
         (10, 1_000, [5_000, 3_000, 2_000]),
     ],
@@ -108,8 +125,9 @@ def test_tournament_hands_never_touch_the_ledger_and_take_no_rake():
     seat = state.to_act
     table_services.hand_engine_keep(hand.id, state)
     user = Entry.objects.get(tournament=tournament, seat=seat + 1).user
-    table_services.table_act(table_id=table.id, user=user, hand_id=hand.id, action_no=hand.action_no, action="fold",
-                             amount=None)
+    table_services.table_act(
+        table_id=table.id, user=user, hand_id=hand.id, action_no=hand.action_no, action="fold", amount=None
+    )
     hand.refresh_from_db()
     assert hand.status == Hand.Status.COMPLETE and hand.result["rake"] == 0
     assert Transfer.objects.count() == transfers, "a tournament hand moves no money"
@@ -122,7 +140,11 @@ def test_tournament_hands_never_touch_the_ledger_and_take_no_rake():
     info = table_snapshot(table=table, hand=None, state=None)["tournament"]
     by_seat = dict(Entry.objects.filter(tournament=tournament).values_list("seat", "chips"))
     assert info["id"] == tournament.pk and info["level"] == 1 and info["next_level_at"]
-    assert (info["entrants"], info["players_left"], info["average_stack"]) == (2, 2, tournament.starting_stack)
+    assert (info["entrants"], info["players_left"], info["average_stack"]) == (
+        2,
+        2,
+        tournament.starting_stack,
+    )
     assert info["places"] == {str(seat): 1 if stack == chips[1] else 2 for seat, stack in by_seat.items()}
 
 
@@ -137,7 +159,9 @@ def test_players_of_a_tournament_table_cannot_leave_sit_out_or_take_a_seat():
         lambda: table_services.seat_leave(table_id=table.id, user=players[0]),
         lambda: table_services.seat_sit_out(table_id=table.id, user=players[0]),
         lambda: table_services.seat_top_up(table_id=table.id, user=players[0], amount=100),
-        lambda: table_services.seat_take(table_id=table.id, user=outsider, seat_number=None, buy_in=100, post="now"),
+        lambda: table_services.seat_take(
+            table_id=table.id, user=outsider, seat_number=None, buy_in=100, post="now"
+        ),
     ):
         with pytest.raises(table_services.TableError) as refused:
             call()
@@ -175,13 +199,18 @@ def test_the_blind_clock_moves_on_from_the_stored_level_start_and_applies_from_t
     assert tournament.level == 3
     assert tournament.level_started_at == started + timedelta(seconds=levels[0].seconds + levels[1].seconds)
     hand = Hand.objects.get(table__tournament_table__tournament=tournament)
-    assert (hand.config["small_blind"], hand.config["big_blind"]) == (levels[2].small_blind, levels[2].big_blind)
+    assert (hand.config["small_blind"], hand.config["big_blind"]) == (
+        levels[2].small_blind,
+        levels[2].big_blind,
+    )
 
 
 def test_a_multi_table_with_too_few_entrants_at_its_start_is_cancelled_and_refunded():
     from tournaments.tasks import tournaments_sweep
 
-    tournament = tournament_create(kind="mtt", seats=9, min_entrants=3, starts_at=timezone.now() + timedelta(hours=1))
+    tournament = tournament_create(
+        kind="mtt", seats=9, min_entrants=3, starts_at=timezone.now() + timedelta(hours=1)
+    )
     players = [eur_player(5_000) for _ in range(2)]
     for player in players:
         services.tournament_register(tournament_id=tournament.pk, user=player)
@@ -194,8 +223,16 @@ def test_a_multi_table_with_too_few_entrants_at_its_start_is_cancelled_and_refun
 
 
 def test_a_multi_table_of_60_on_10_tables_plays_to_its_winner_under_the_balancing_rules():
-    tournament = tournament_create(kind="mtt", seats=6, currency="play", buy_in=1_000, fee=100, max_entrants=60,
-                                   min_entrants=2, blind_structure=fast_structure(seconds=4))
+    tournament = tournament_create(
+        kind="mtt",
+        seats=6,
+        currency="play",
+        buy_in=1_000,
+        fee=100,
+        max_entrants=60,
+        min_entrants=2,
+        blind_structure=fast_structure(seconds=4),
+    )
     players = [player_create() for _ in range(60)]
     wallets = {p.pk: wallet_balances(user=p)["play"] for p in players}
     for player in players:
@@ -217,8 +254,16 @@ def test_a_multi_table_of_60_on_10_tables_plays_to_its_winner_under_the_balancin
 
 def test_on_the_bubble_tables_play_hand_for_hand_and_its_busts_count_together():
     """12 entrants on four 3-seat tables, 3 paid: with 4 left on two tables, they deal in rounds."""
-    tournament = tournament_create(kind="mtt", seats=3, currency="play", buy_in=1_000, fee=0, max_entrants=12,
-                                   min_entrants=2, blind_structure=fast_structure(seconds=6))
+    tournament = tournament_create(
+        kind="mtt",
+        seats=3,
+        currency="play",
+        buy_in=1_000,
+        fee=0,
+        max_entrants=12,
+        min_entrants=2,
+        blind_structure=fast_structure(seconds=6),
+    )
     players = [player_create() for _ in range(12)]
     for player in players:
         services.tournament_register(tournament_id=tournament.pk, user=player)
@@ -228,12 +273,25 @@ def test_on_the_bubble_tables_play_hand_for_hand_and_its_busts_count_together():
     assert not record.problems, record.problems[:10]
     assert record.hand_for_hand_seen or not record.bubbles
     tournament.refresh_from_db()
-    assert tournament.status == Tournament.Status.FINISHED and pool_balance(tournament) == 0 and ledger_check().ok
+    assert (
+        tournament.status == Tournament.Status.FINISHED
+        and pool_balance(tournament) == 0
+        and ledger_check().ok
+    )
 
 
 def test_late_registration_seats_new_entries_with_the_starting_stack_at_the_emptiest_table():
-    tournament = tournament_create(kind="mtt", seats=3, currency="play", buy_in=1_000, fee=0, max_entrants=20,
-                                   min_entrants=2, late_registration_levels=2, blind_structure=fast_structure(seconds=8))
+    tournament = tournament_create(
+        kind="mtt",
+        seats=3,
+        currency="play",
+        buy_in=1_000,
+        fee=0,
+        max_entrants=20,
+        min_entrants=2,
+        late_registration_levels=2,
+        blind_structure=fast_structure(seconds=8),
+    )
     players = [player_create() for _ in range(7)]  # three tables: 3, 2 and 2
     for player in players:
         services.tournament_register(tournament_id=tournament.pk, user=player)
@@ -248,11 +306,18 @@ def test_late_registration_seats_new_entries_with_the_starting_stack_at_the_empt
         assert entry.status == Entry.Status.PLAYING and entry.chips == tournament.starting_stack
         assert Seat.objects.get(table_id=entry.table_id, number=entry.seat).user_id == player.pk
     check_chips(tournament, 9)
-    sizes = sorted(Seat.objects.filter(table__tournament_table__tournament=tournament, user__isnull=False)
-                   .values_list("table_id", flat=True))
+    sizes = sorted(
+        Seat.objects.filter(table__tournament_table__tournament=tournament, user__isnull=False).values_list(
+            "table_id", flat=True
+        )
+    )
     assert len(sizes) == 9
     record = play_to_the_end(tournament, rng=random.Random(9))
     assert not record.problems, record.problems[:5]
     tournament.refresh_from_db()
-    assert tournament.status == Tournament.Status.FINISHED and pool_balance(tournament) == 0 and ledger_check().ok
+    assert (
+        tournament.status == Tournament.Status.FINISHED
+        and pool_balance(tournament) == 0
+        and ledger_check().ok
+    )
     assert sum(tournament.entries.values_list("prize", flat=True)) == 9 * 1_000

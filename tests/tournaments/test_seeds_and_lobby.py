@@ -18,7 +18,13 @@ def test_seed_tournaments_creates_the_demo_tournaments_once():
     call_command("seed_tournaments")
     assert sorted(Tournament.objects.values_list("name", flat=True)) == names
     kinds = {(t.kind, t.seats_per_table, t.practice) for t in Tournament.objects.all()}
-    assert {("sng", 2, True), ("sng", 6, True), ("sng", 10, True), ("sng", 6, False), ("mtt", 6, True)} <= kinds
+    assert {
+        ("sng", 2, True),
+        ("sng", 6, True),
+        ("sng", 10, True),
+        ("sng", 6, False),
+        ("mtt", 6, True),
+    } <= kinds
     mtt = Tournament.objects.get(kind="mtt")
     assert mtt.starts_at is not None and mtt.status == Tournament.Status.REGISTERING
 
@@ -35,7 +41,9 @@ def test_the_lobby_has_a_tournaments_tab_and_the_list_tells_a_player_where_they_
     rows = {row["id"]: row for row in client.get("/api/tournaments/").json()}
     assert rows[mtt.pk]["you"] == "registered" and rows[mtt.pk]["your_table"] is None
     assert all(row["you"] is None for pk, row in rows.items() if pk != mtt.pk)
-    assert all("you" not in row for row in Client().get("/api/tournaments/").json()), "visitors get no such field"
+    assert all("you" not in row for row in Client().get("/api/tournaments/").json()), (
+        "visitors get no such field"
+    )
 
 
 def test_registering_for_a_practice_sit_and_go_takes_the_newcomer_to_their_table_and_reopens_it():
@@ -49,4 +57,6 @@ def test_registering_for_a_practice_sit_and_go_takes_the_newcomer_to_their_table
     assert answer.status_code == 302 and answer["Location"] == f"/tables/{entry.table_id}/"
     sng.refresh_from_db()
     assert sng.status == Tournament.Status.RUNNING and sng.entries.filter(user__is_bot=True).count() == 5
-    assert Tournament.objects.filter(name=sng.name, status=Tournament.Status.REGISTERING).count() == 1, "open again"
+    assert Tournament.objects.filter(name=sng.name, status=Tournament.Status.REGISTERING).count() == 1, (
+        "open again"
+    )

@@ -5,34 +5,65 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tables', '0011_table_kind_ante'),
-        ('tournaments', '0002_default_structures_and_payouts'),
+        ("tables", "0011_table_kind_ante"),
+        ("tournaments", "0002_default_structures_and_payouts"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='tournament',
-            name='hand_for_hand_round',
-            field=models.PositiveIntegerField(default=0, editable=False, help_text='the hand-for-hand round the tables deal in; 0 when not hand-for-hand'),
+            model_name="tournament",
+            name="hand_for_hand_round",
+            field=models.PositiveIntegerField(
+                default=0,
+                editable=False,
+                help_text="the hand-for-hand round the tables deal in; 0 when not hand-for-hand",
+            ),
         ),
         migrations.CreateModel(
-            name='TournamentTable',
+            name="TournamentTable",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('number', models.PositiveSmallIntegerField(verbose_name='table number')),
-                ('first_button', models.PositiveSmallIntegerField(blank=True, help_text='engine seat', null=True)),
-                ('round', models.PositiveIntegerField(default=0)),
-                ('broken', models.BooleanField(default=False, verbose_name='broken')),
-                ('table', models.OneToOneField(on_delete=django.db.models.deletion.PROTECT, related_name='tournament_table', to='tables.table', verbose_name='table')),
-                ('tournament', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='tables', to='tournaments.tournament', verbose_name='tournament')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("number", models.PositiveSmallIntegerField(verbose_name="table number")),
+                (
+                    "first_button",
+                    models.PositiveSmallIntegerField(blank=True, help_text="engine seat", null=True),
+                ),
+                ("round", models.PositiveIntegerField(default=0)),
+                ("broken", models.BooleanField(default=False, verbose_name="broken")),
+                (
+                    "table",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="tournament_table",
+                        to="tables.table",
+                        verbose_name="table",
+                    ),
+                ),
+                (
+                    "tournament",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="tables",
+                        to="tournaments.tournament",
+                        verbose_name="tournament",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'tournament table',
-                'verbose_name_plural': 'tournament tables',
-                'ordering': ('tournament', 'number'),
-                'constraints': [models.UniqueConstraint(fields=('tournament', 'number'), name='tournament_table_unique_number')],
+                "verbose_name": "tournament table",
+                "verbose_name_plural": "tournament tables",
+                "ordering": ("tournament", "number"),
+                "constraints": [
+                    models.UniqueConstraint(
+                        fields=("tournament", "number"), name="tournament_table_unique_number"
+                    )
+                ],
             },
         ),
     ]

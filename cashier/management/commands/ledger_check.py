@@ -11,14 +11,18 @@ from cashier.templatetags.money import format_amount
 def report_lines(report) -> list[str]:
     lines = [f"transfers: {report.transfers}, entries: {report.entries}", "", "totals per account kind:"]
     for currency, kind, count, total in report.totals:
-        lines.append(f"  {currency:<5} {kind:<16} {count:>8} account(s) {total:>18} ({format_amount(total, currency)})")
+        lines.append(
+            f"  {currency:<5} {kind:<16} {count:>8} account(s) {total:>18} ({format_amount(total, currency)})"
+        )
     for currency, total in sorted(report.currency_totals.items()):
         lines.append(f"  {currency:<5} {'all accounts':<16} {'':>8}            {total:>18}")
     return lines
 
 
 class Command(BaseCommand):
-    help = "Check the ledger: balanced transfers, stored balances, no negative wallets, zero sum per currency."
+    help = (
+        "Check the ledger: balanced transfers, stored balances, no negative wallets, zero sum per currency."
+    )
 
     def handle(self, *args, **options):
         report = ledger_check()

@@ -11,9 +11,15 @@ from tables.services import bots_seat
 
 # SPEC 1.2's caps, in cents: (players dealt in from, big blind from, cap)
 ROOM_CAPS = [
-    (2, 0, 100), (2, 20, 100), (2, 400, 100),
-    (3, 0, 100), (3, 20, 200), (3, 400, 300),
-    (5, 0, 200), (5, 20, 300), (5, 400, 300),
+    (2, 0, 100),
+    (2, 20, 100),
+    (2, 400, 100),
+    (3, 0, 100),
+    (3, 20, 200),
+    (3, 400, 300),
+    (5, 0, 200),
+    (5, 20, 300),
+    (5, 400, 300),
 ]
 
 DEMO_TABLES = [
@@ -25,7 +31,16 @@ DEMO_TABLES = [
     ("Allenamento Testa a Testa", Currency.PLAY, Game.HOLDEM, Structure.NO_LIMIT, 250, 500, 2, True),
     ("Allenamento Omaha Bari", Currency.PLAY, Game.OMAHA, Structure.POT_LIMIT, 50, 100, 6, True),
     ("Allenamento Hi-Lo Lecce", Currency.PLAY, Game.OMAHA_HILO, Structure.POT_LIMIT, 50, 100, 6, True),
-    ("Allenamento Hi-Lo Limit Pisa", Currency.PLAY, Game.OMAHA_HILO, Structure.FIXED_LIMIT, 100, 200, 6, True),
+    (
+        "Allenamento Hi-Lo Limit Pisa",
+        Currency.PLAY,
+        Game.OMAHA_HILO,
+        Structure.FIXED_LIMIT,
+        100,
+        200,
+        6,
+        True,
+    ),
     ("Allenamento Bomb Pot Siena", Currency.PLAY, Game.HOLDEM, Structure.NO_LIMIT, 50, 100, 6, True),
     ("Venezia NL10", Currency.EUR, Game.HOLDEM, Structure.NO_LIMIT, 5, 10, 6, False),
     ("Firenze NL20", Currency.EUR, Game.HOLDEM, Structure.NO_LIMIT, 10, 20, 9, False),
@@ -68,13 +83,22 @@ class Command(BaseCommand):
             _table, was_created = Table.objects.get_or_create(
                 name=name,
                 defaults={
-                    "currency": currency, "game": game, "structure": structure, "small_blind": sb,
-                    "big_blind": bb, "seats": seats, "bots_allowed": bots, "rake_schedule": cent, "chip": 1,
+                    "currency": currency,
+                    "game": game,
+                    "structure": structure,
+                    "small_blind": sb,
+                    "big_blind": bb,
+                    "seats": seats,
+                    "bots_allowed": bots,
+                    "rake_schedule": cent,
+                    "chip": 1,
                     **DEMO_OPTIONS.get(name, {}),
                 },
             )
             created += was_created
-        bots = sum(bots_seat(table_id=t.id) for t in Table.objects.filter(bots_allowed=True, currency=Currency.PLAY))
+        bots = sum(
+            bots_seat(table_id=t.id) for t in Table.objects.filter(bots_allowed=True, currency=Currency.PLAY)
+        )
         self.stdout.write(
             f"demo data: {created} table(s) created, {Table.objects.count()} in all; {bots} house bot(s) sat down"
         )

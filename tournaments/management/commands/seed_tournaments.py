@@ -39,12 +39,22 @@ class Command(BaseCommand):
             structure = BlindStructure.objects.get(name=STRUCTURES[speed])
             mtt = kind == "mtt"
             tournament = Tournament(
-                name=name, kind=kind, currency=currency, buy_in=buy_in, fee=fee, starting_stack=structure.starting_stack,
-                seats_per_table=seats, blind_structure=structure,
+                name=name,
+                kind=kind,
+                currency=currency,
+                buy_in=buy_in,
+                fee=fee,
+                starting_stack=structure.starting_stack,
+                seats_per_table=seats,
+                blind_structure=structure,
                 payout_table=PayoutTable.objects.get(name="Multi-table (15 % paid)" if mtt else "Sit-and-go"),
-                min_entrants=2 if mtt else seats, max_entrants=MTT_FIELD if mtt else seats, practice=practice,
+                min_entrants=2 if mtt else seats,
+                max_entrants=MTT_FIELD if mtt else seats,
+                practice=practice,
                 starts_at=timezone.now() + timedelta(minutes=20) if mtt else None,
-                late_registration_levels=2 if mtt else 0, action_seconds=15, time_bank_seconds=30,
+                late_registration_levels=2 if mtt else 0,
+                action_seconds=15,
+                time_bank_seconds=30,
             )
             tournament.full_clean()
             tournament.save()
