@@ -41,7 +41,7 @@ def test_a_newcomer_sits_at_omaha_sees_four_cards_and_plays_a_hand_against_the_h
 
     # Play the hand out against the bots: check when free, else call.
     for _ in range(60):
-        if page.locator("#hand-history >> text=#1").count():
+        if page.locator(f'#hand-history li[data-hand="{hand.id}"]').count():
             break
         try:
             acting([page], timeout_ms=1_000)
@@ -52,7 +52,7 @@ def test_a_newcomer_sits_at_omaha_sees_four_cards_and_plays_a_hand_against_the_h
         if choice:
             page.locator(f'#action-bar [data-action="{choice}"]').click()
         page.wait_for_timeout(300)
-    page.wait_for_selector("#hand-history >> text=#1", timeout=30_000)
+    page.wait_for_selector(f'#hand-history li[data-hand="{hand.id}"]', timeout=30_000)
     page.screenshot(path=str(ARTIFACTS / "omaha-hand-over.png"))
     played = Hand.objects.get(pk=hand.pk)
     assert played.status == "complete" and len(played.actions) >= 1

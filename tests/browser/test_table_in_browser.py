@@ -12,6 +12,13 @@ from tests.live import ARTIFACTS, acting, needs_chromium, sign_up, sit_down, vis
 pytestmark = [pytest.mark.live, pytest.mark.browser, pytest.mark.django_db(transaction=True), needs_chromium]
 
 
+def hand_listed(table, number: int) -> str:
+    """The selector of the table's hand `number` in the Last hands panel (listed by its id, as My hands and the
+    histories number it)."""
+    hand_id = Hand.objects.filter(table=table, number=number).values_list("id", flat=True).first()
+    return f'#hand-history li[data-hand="{hand_id}"]'
+
+
 def test_two_players_play_a_hand_to_a_fold_and_one_to_a_showdown(live_room, browser):
     table = table_create(seats=6, small_blind=50, big_blind=100, action_seconds=30)
     base = live_room.http_url
@@ -40,11 +47,14 @@ def test_two_players_play_a_hand_to_a_fold_and_one_to_a_showdown(live_room, brow
     assert page.locator("#amount-input").input_value() in ("2.00", "2")
     page.locator('#action-bar [data-action="fold"]').click()
     for p in pages:
-        p.wait_for_selector("#hand-history >> text=#1", timeout=15_000)
+        p.wait_for_selector(hand_listed(table, 1), timeout=15_000)
 
     # Hand 2: call and check down to the showdown
     for _ in range(40):
-        if alice.locator("#hand-history >> text=#2").count():
+        if (
+            Hand.objects.filter(table=table, number=2).exists()
+            and alice.locator(hand_listed(table, 2)).count()
+        ):
             break
         try:
             page = acting(pages, timeout_ms=1_000)
@@ -55,7 +65,7 @@ def test_two_players_play_a_hand_to_a_fold_and_one_to_a_showdown(live_room, brow
         if choice:
             page.locator(f'#action-bar [data-action="{choice}"]').click()
         page.wait_for_timeout(300)
-    alice.wait_for_selector("#hand-history >> text=#2", timeout=15_000)
+    alice.wait_for_selector(hand_listed(table, 2), timeout=15_000)
     board = alice.locator("#board .card")
     assert board.count() == 5
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
