@@ -117,6 +117,12 @@ DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=60, con
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_USER_MODEL = "accounts.User"
+# Django's default hashers (PBKDF2 at 1,000,000 rounds first); a test run hashes with 1,000 rounds first
+# (pokerroom/hashers.py says why; tests/conftest.py sets ROOM_TEST_RUN for itself and the processes it starts).
+if os.environ.get("ROOM_TEST_RUN") == "1":
+    from django.conf import global_settings
+
+    PASSWORD_HASHERS = ["pokerroom.hashers.TestRunPBKDF2PasswordHasher", *global_settings.PASSWORD_HASHERS]
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},

@@ -13,6 +13,26 @@ import pytest
 
 from tests.live import Room, database_url_for
 
+# A test run: passwords hashed in 1,000 PBKDF2 rounds, not 1,000,000 (pokerroom/hashers.py), here and in every
+# room process a test starts (they get this environment, tests/live.py). The settings are loaded already.
+os.environ["ROOM_TEST_RUN"] = "1"
+
+
+def _test_run_hashers() -> None:
+    from django.conf import settings
+    from django.contrib.auth import hashers
+
+    if "pokerroom.hashers.TestRunPBKDF2PasswordHasher" not in settings.PASSWORD_HASHERS:
+        settings.PASSWORD_HASHERS = [
+            "pokerroom.hashers.TestRunPBKDF2PasswordHasher",
+            *settings.PASSWORD_HASHERS,
+        ]
+    hashers.get_hashers.cache_clear()
+    hashers.get_hashers_by_algorithm.cache_clear()
+
+
+_test_run_hashers()
+
 
 @pytest.fixture(autouse=True)
 def testserver_origin(settings):
