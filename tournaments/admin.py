@@ -1,5 +1,7 @@
 """Staff edit tournaments, blind structures and payout tables as data; entries are read-only (money moved
-through the ledger); a tournament that has not started can be cancelled with refunds."""
+through the ledger); a tournament that has not started can be cancelled with refunds. The buy-in, the fee and the
+prizes are money in the tournament's currency ("€ 2.50", typed "2.50" or "2,50"); chips are plain counts
+(tournaments.forms)."""
 
 from django.contrib import admin, messages
 from django.utils.translation import gettext as _
@@ -9,6 +11,7 @@ from cashier.errors import CashierError
 from cashier.templatetags.money import format_amount
 from tournaments import services
 from tournaments.errors import TournamentError
+from tournaments.forms import BlindLevelForm, TournamentAdminForm, chip_count
 from tournaments.models import (
     BlindLevel,
     BlindStructure,
@@ -22,13 +25,18 @@ from tournaments.models import (
 
 class BlindLevelInline(admin.TabularInline):
     model = BlindLevel
+    form = BlindLevelForm
     extra = 0
 
 
 @admin.register(BlindStructure)
 class BlindStructureAdmin(admin.ModelAdmin):
-    list_display = ("name", "speed", "starting_stack")
+    list_display = ("name", "speed", "shown_starting_stack")
     inlines = [BlindLevelInline]
+
+    @admin.display(description=gettext_lazy("starting stack"), ordering="starting_stack")
+    def shown_starting_stack(self, obj):
+        return chip_count(obj.starting_stack)
 
 
 class PayoutBandInline(admin.TabularInline):
@@ -44,13 +52,17 @@ class PayoutTableAdmin(admin.ModelAdmin):
 
 class EntryInline(admin.TabularInline):
     model = Entry
-    fields = ("user", "status", "chips", "place", "shown_prize", "table", "seat", "registered_at")
+    fields = ("user", "status", "shown_chips", "place", "shown_prize", "table", "seat", "registered_at")
     readonly_fields = fields
     extra = 0
     can_delete = False
 
     def has_add_permission(self, request, obj=None):
         return False
+
+    @admin.display(description=gettext_lazy("chips"))
+    def shown_chips(self, obj):
+        return chip_count(obj.chips)
 
     @admin.display(description=gettext_lazy("prize"))
     def shown_prize(self, obj):
@@ -72,6 +84,7 @@ class TournamentTableInline(admin.TabularInline):
 
 @admin.register(Tournament)
 class TournamentAdmin(admin.ModelAdmin):
+    form = TournamentAdminForm
     list_display = (
         "name",
         "kind",
@@ -79,6 +92,7 @@ class TournamentAdmin(admin.ModelAdmin):
         "currency",
         "shown_buy_in",
         "shown_fee",
+        "shown_starting_stack",
         "max_entrants",
         "starts_at",
         "practice",
@@ -96,6 +110,10 @@ class TournamentAdmin(admin.ModelAdmin):
     @admin.display(description=gettext_lazy("fee"), ordering="fee")
     def shown_fee(self, obj):
         return format_amount(obj.fee, obj.currency)
+
+    @admin.display(description=gettext_lazy("starting stack"), ordering="starting_stack")
+    def shown_starting_stack(self, obj):
+        return chip_count(obj.starting_stack)
 
     @admin.action(description=gettext_lazy("Cancel the selected tournaments and refund every entry"))
     def cancel_with_refunds(self, request, queryset):

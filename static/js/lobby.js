@@ -13,6 +13,8 @@ const FALLBACK = {
   chips: "{amount} chips", count: "{shown} of {total} tables", live: "Live", reconnecting: "Reconnecting…",
   open_table: "Open table {name}", who_sits: "Who sits at {name}", nobody_sits: "Nobody is sitting at this table.",
   preview_failed: "The players could not be read: try again.", sitting_out: "sitting out", bot: "BOT", seat_n: "Seat {n}",
+  paused: "Paused", bomb_pot_every_one: "Bomb pot every hand, ante {ante} BB",
+  bomb_pot_every: "Bomb pot every {n} hands, ante {ante} BB",
   wait: "Wait", wait_title: "Join the waiting list of {name}", unwait: "Leave list", unwait_title: "Leave the waiting list of {name}", waiting_you: "You are {position} of {count} on the list of {name}.", offer: "Seat {seat} at {name} is yours for {n} s.", offer_take: "Take it",
 };
 const FILTERS_KEY = "lobby-filters";
@@ -276,6 +278,7 @@ class Lobby {
     } else {
       set("name", t.name);
     }
+    this.fillTags(row, t);
     set("game", this.t(`game_${t.game}`));
     set("structure", this.t(`structure_${t.structure}`));
     set("currency", this.t(`currency_${t.currency}`));
@@ -313,6 +316,40 @@ class Lobby {
     set("waiting-count", has(t.waiting) ? String(t.waiting) : DASH);
     row.dataset.json = JSON.stringify(t);
     this.fillWaitButton(row, t);
+  }
+
+  /** Under the table's name: "Paused" (staff's notice in its tooltip) and its bomb pots ("Bomb pot every 5 hands,
+   * ante 2 BB"), from the entry's `paused`, `pause_notice` and `bomb_pot`. */
+  fillTags(row, t) {
+    const cell = row.querySelector(".name");
+    const bomb = t.bomb_pot;
+    const tags = [];
+    if (t.paused) tags.push(["paused-tag", this.t("paused"), t.pause_notice || ""]);
+    if (bomb) {
+      const text = bomb.every === 1 ? this.t("bomb_pot_every_one", { ante: bomb.ante_bb })
+        : this.t("bomb_pot_every", { n: bomb.every, ante: bomb.ante_bb });
+      tags.push(["bomb-pot-tag", text, ""]);
+    }
+    const key = JSON.stringify(tags);
+    let box = cell.querySelector(".table-tags");
+    if (box && box.dataset.value === key) return;
+    if (!tags.length) {
+      if (box) box.remove();
+      return;
+    }
+    if (!box) {
+      box = document.createElement("span");
+      box.className = "table-tags";
+      cell.append(box);
+    }
+    box.dataset.value = key;
+    box.replaceChildren(...tags.map(([cls, text, title]) => {
+      const tag = document.createElement("span");
+      tag.className = `tag ${cls}`;
+      tag.textContent = text;
+      if (title) tag.title = title;
+      return tag;
+    }));
   }
 
   /** A logged-in player may join a full table's waiting list from its row, and leave it. */

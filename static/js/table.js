@@ -83,7 +83,7 @@ const FALLBACK = {
   game_holdem: "Hold'em", game_omaha: "Omaha", game_omaha_hilo: "Omaha Hi-Lo",
   structure_nl: "No-Limit", structure_pl: "Pot-Limit", structure_fl: "Fixed-Limit",
   max_seats: "{n}-max", heads_up: "Heads-up", blinds: "Blinds {sb}/{bb}", chips: "{amount} chips", lobby: "Lobby",
-  time_bank_left: "Time bank {n}s", hi_lo_high: "High", hi_lo_low: "Low",
+  time_bank_left: "Time bank {n}s",
   wallet: "Your wallet: {amount}", buy_in_below_min: "The minimum buy-in is {amount}.",
   buy_in_above_max: "The maximum buy-in is {amount}.", over_wallet: "Your wallet holds only {amount}.",
   not_an_amount: "Type an amount, like {example}.",
@@ -107,6 +107,11 @@ const FALLBACK = {
   run_twice: "Run it twice", run_twice_help: "When everyone all in has it on, the rest of the board is dealt twice and each pot is halved.",
   run_n: "Run {n}", run_won: "Run {n}: {name} won {amount}", status_disconnected: "Disconnected",
   time_bank_refill: "Time bank: +{refill}s every {hands} hands, up to {max}s.",
+  bomb_pot: "Bomb pot", bomb_pot_next: "Bomb pot next hand", bomb_pot_in: "Bomb pot in {n} hands",
+  bomb_pot_every_one: "Bomb pot every hand, ante {ante} BB", bomb_pot_every: "Bomb pot every {n} hands, ante {ante} BB",
+  bomb_pot_help: "Every player posts the ante and the hand starts on the flop, without blinds.",
+  hi_lo_high_to: "High: {amount} to {names}", hi_lo_low_to: "Low: {amount} to {names}",
+  hi_lo_no_low: "No low: the high half takes all",
 };
 
 /** English names of the ranks: rank_one_J "jack", rank_many_J "jacks", rank_high_J "jack high". */
@@ -389,6 +394,7 @@ export class TablePage {
     const E = this.el;
     E.title = h("h1", { class: "table-name" });
     E.meta = h("span", { class: "table-meta" });
+    E.bombPotNext = h("span", { id: "bomb-pot-next", class: "bomb-pot-next", hidden: true });
     E.handNumber = h("span", { id: "hand-number", class: "hand-number" });
     E.street = h("span", { id: "street", class: "street" });
     E.commitmentText = h("code", { id: "deck-commitment-value" });
@@ -412,7 +418,7 @@ export class TablePage {
     E.tournamentBar = h("div", { id: "tournament-bar", class: "tournament-bar", hidden: true, "aria-live": "polite" });
     E.tournamentResult = h("div", { id: "tournament-result", class: "tournament-result", hidden: true, role: "status" });
     const head = h("div", { class: "table-head" },
-      h("div", { class: "table-title" }, E.title, E.meta, E.tournamentBar, E.tournamentResult),
+      h("div", { class: "table-title" }, E.title, E.meta, E.bombPotNext, E.tournamentBar, E.tournamentResult),
       h("div", { class: "table-info" }, E.handNumber, E.street, h("span", { class: "commitment-wrap" }, E.commitment, E.commitmentPopover), E.shortcutsHelp, E.status));
 
     E.pots = h("div", { id: "pots", class: "pots", "aria-live": "polite" });
@@ -421,10 +427,11 @@ export class TablePage {
     E.board2 = h("div", { id: "board-2", class: "board second-run", hidden: true });
     E.boards = h("div", { class: "boards" }, E.board, E.board2);
     E.totalPot = h("div", { id: "total-pot", class: "total-pot" });
+    E.bombPot = h("div", { id: "bomb-pot", class: "bomb-pot", hidden: true, title: t("bomb_pot_help") });
     E.seats = h("div", { class: "seats" });
     E.felt = h("div", { class: "felt-wrap", id: "felt" },
       h("div", { class: "felt" }, h("div", { class: "felt-logo", "aria-hidden": "true", text: "♠ ♥ ♣ ♦" })),
-      h("div", { class: "felt-center" }, E.boards, h("div", { class: "pot-area" }, E.totalPot, E.pots)),
+      h("div", { class: "felt-center" }, E.boards, h("div", { class: "pot-area" }, E.bombPot, E.totalPot, E.pots)),
       E.seats);
 
     // Action bar (rebuilt for every decision), pre-actions and the spectator's line.
@@ -458,7 +465,8 @@ export class TablePage {
     E.confirm = this.buildConfirmDialog();
     E.toast = h("div", { id: "toast", class: "toast", role: "alert", "aria-live": "assertive", hidden: true });
 
-    this.root.replaceChildren(h("div", { class: "table-page" }, head, h("div", { class: "table-layout" }, stage, side)),
+    E.paused = h("div", { id: "table-paused", class: "table-paused", role: "status", hidden: true });
+    this.root.replaceChildren(h("div", { class: "table-page" }, head, E.paused, h("div", { class: "table-layout" }, stage, side)),
       E.buyIn, E.topUp, E.confirm, E.toast);
     // What sits above the table changes height (the head fills in, the top bar wraps): measure again then.
     const refit = new ResizeObserver(() => this.fitToWindow());
@@ -828,6 +836,8 @@ export class TablePage {
     if (table.seats) parts.push(table.seats === 2 ? this.t("heads_up") : this.t("max_seats", { n: table.seats }));
     if (table.currency === "play" && !this.isTournament()) parts.push(this.t("chips", { amount: "" }).trim());
     E.meta.textContent = parts.join(" · ");
+    this.renderBombPotNext(table);
+    this.renderPaused(table);
     this.renderTournament();
     const hand = this.state && this.state.hand;
     E.handNumber.textContent = hand ? this.t("hand_number", { number: hand.id ?? hand.number }) : "";  // the number My hands and the histories use
@@ -843,6 +853,42 @@ export class TablePage {
     } else {
       this.toggleCommitment(false);
     }
+  }
+
+  /** A table with bomb pots says when the next one is dealt ("Bomb pot next hand", "in 3 hands"), with its rule
+   * in the tooltip (`table.bomb_pot`: every, ante_bb, ante, next_in). */
+  renderBombPotNext(table) {
+    const E = this.el;
+    const bomb = table.bomb_pot;
+    E.bombPotNext.hidden = !bomb;
+    if (!bomb) return;
+    const text = bomb.next_in === 1 ? this.t("bomb_pot_next") : this.t("bomb_pot_in", { n: bomb.next_in });
+    if (E.bombPotNext.textContent !== text) E.bombPotNext.textContent = text;
+    E.bombPotNext.dataset.nextIn = String(bomb.next_in);
+    E.bombPotNext.title = `${this.bombPotRule(bomb)}. ${this.t("bomb_pot_help")}`;
+  }
+
+  bombPotRule(bomb) {
+    return bomb.every === 1 ? this.t("bomb_pot_every_one", { ante: bomb.ante_bb })
+      : this.t("bomb_pot_every", { n: bomb.every, ante: bomb.ante_bb });
+  }
+
+  /** A table staff paused: the banner under the head with their notice, from the state, so that a player who
+   * opens the page (or reconnects) after the pause reads it too. */
+  renderPaused(table) {
+    const E = this.el;
+    const paused = !!table.paused;
+    E.paused.hidden = !paused;
+    this.root.classList.toggle("is-paused", paused);
+    if (!paused) {
+      E.paused.replaceChildren();
+      return;
+    }
+    const notice = table.pause_notice || "";
+    if (E.paused.dataset.notice === notice && E.paused.childElementCount) return;
+    E.paused.dataset.notice = notice;
+    E.paused.replaceChildren(h("strong", { text: this.t("table_paused") }),
+      notice ? h("span", { class: "pause-text", text: " " + this.t("staff_says", { text: notice }) }) : null);
   }
 
   /** The tournament's line under the table's name: level, blinds and ante, time to the next level, your place,
@@ -1080,6 +1126,12 @@ export class TablePage {
     E.boards.classList.toggle("run-twice", !!second);
     if (second) fill(E.board2, second, this.t("run_n", { n: 2 }));
 
+    // A bomb pot is named on the felt above the pot, while it is played and until the next deal.
+    const bombAnte = finished ? finished.bombPot : (state.hand && state.hand.bomb_pot) || 0;
+    E.bombPot.hidden = !bombAnte;
+    E.bombPot.textContent = bombAnte ? `${this.t("bomb_pot")} · ${this.t("t_ante", { ante: this.short(bombAnte) })}` : "";
+    E.bombPot.dataset.ante = String(bombAnte);
+
     // One pot figure while the hand is played (with the side pots named once there are any); at its end each
     // pot with its gross amount, rake and what its winners shared.
     const gross = finished ? 0 : grossPot(state);
@@ -1105,14 +1157,9 @@ export class TablePage {
   potResult(pot, i) {
     const name = (seat) => this.seatName(seat, this.finished.names);
     const winners = winnerList(pot.winners).filter((w) => w.amount);
-    const high = new Set(pot.high_winners || []);
-    const low = new Set(pot.low_winners || []);
-    const split = low.size > 0;
-    let lines = winners.map((w) => {
-      const half = split ? [high.has(w.seat) ? this.t("hi_lo_high") : null, low.has(w.seat) ? this.t("hi_lo_low") : null].filter(Boolean).join("/") : "";
-      return h("span", { class: "pot-winner", "data-seat": w.seat },
-        this.t("hand_won", { name: name(w.seat), amount: this.short(w.amount) }) + (half ? ` (${half})` : ""));
-    });
+    let lines = winners.map((w) => h("span", { class: "pot-winner", "data-seat": w.seat },
+      this.t("hand_won", { name: name(w.seat), amount: this.short(w.amount) })));
+    if (this.currentTable().game === "omaha_hilo" && Number.isFinite(pot.high_amount)) lines.push(...this.potHalves(pot, name));
     if (Array.isArray(pot.runs) && pot.runs.length) {
       // Run twice: each half of the pot and who won it on its board.
       lines = pot.runs.flatMap((run) => winnerList(run.winners).filter((w) => w.amount).map((w) => h("span", {
@@ -1127,6 +1174,18 @@ export class TablePage {
     h("span", { class: "pot-net", text: this.money(pot.net ?? pot.amount) }),
     h("span", { class: "pot-rake", text: `${this.t("gross", { amount: this.short(pot.amount) })} · ${this.t("rake", { amount: this.short(pot.rake || 0) })}` }),
     ...lines);
+  }
+
+  /** Omaha Hi-Lo: the high and the low halves of a pot, each with its amount and winners ("High: 2.84 to alice";
+   * "Low: 2.83 to alice, bruno"), or that no hand made a low and the high half took it all. */
+  potHalves(pot, name) {
+    const names = (seats) => (seats || []).map((seat) => name(seat)).join(", ");
+    const half = (key, amount, seats) => h("span", { class: `pot-half ${key}`, "data-half": key, "data-amount": amount,
+      "data-seats": (seats || []).join(","), text: this.t(`hi_lo_${key}_to`, { amount: this.short(amount), names: names(seats) }) });
+    const lows = pot.low_winners || [];
+    return [half("high", pot.high_amount, pot.high_winners),
+      lows.length ? half("low", pot.low_amount || 0, lows)
+        : h("span", { class: "pot-half no-low", "data-half": "low", "data-amount": 0, text: this.t("hi_lo_no_low") })];
   }
 
   // ----- timer --------------------------------------------------------------------------------------------------
@@ -1738,6 +1797,7 @@ export class TablePage {
     this.finished = {
       handId,
       board,
+      bombPot: (this.lastHand && this.lastHand.id === handId && this.lastHand.bomb_pot) || 0,
       boards: Array.isArray(ev.boards) && ev.boards.length ? ev.boards : [board],
       shown: new Map(Object.entries(ev.shown || {}).map(([seat, cards]) => [Number(seat), cards])),
       pots,

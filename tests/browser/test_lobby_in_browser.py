@@ -4,7 +4,7 @@ that tells FL200 from NL200, and a look at who sits at a table before opening it
 import pytest
 
 from tables import services
-from tables.models import Currency, Structure
+from tables.models import Currency, Game, Structure
 from tests.factories import player_create, table_create
 from tests.live import ARTIFACTS, needs_chromium
 
@@ -76,4 +76,45 @@ def test_the_lobby_sorts_filters_and_shows_who_sits(live_room, browser):
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "lobby-preview-1366x768.png"), full_page=True)
     assert page.url.rstrip("/") == live_room.http_url, "opening the preview does not open the table"
+    assert not errors, errors
+
+
+def test_the_game_filter_shows_exactly_the_omaha_or_the_omaha_hi_lo_tables(live_room, browser):
+    """Hold'em, Pot-Limit Omaha and Omaha Hi-Lo (Pot- and Fixed-Limit) tables open: choosing Omaha shows the
+    Omaha table alone, Omaha Hi-Lo the two Hi-Lo tables alone, and "All" every table again; the count says so."""
+    made = {
+        "Holdem NL": table_create(),
+        "Omaha PL": table_create(game=Game.OMAHA, structure=Structure.POT_LIMIT),
+        "HiLo PL": table_create(game=Game.OMAHA_HILO, structure=Structure.POT_LIMIT),
+        "HiLo FL": table_create(game=Game.OMAHA_HILO, structure=Structure.FIXED_LIMIT),
+    }
+    for name, table in made.items():
+        table.name = name
+        table.save(update_fields=["name"])
+    page = browser.new_context(viewport={"width": 1366, "height": 768}).new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(f"{live_room.http_url}/")
+    page.wait_for_selector("#lobby-status[data-state=open]")
+
+    def shown() -> list[str]:
+        return sorted(
+            n.strip() for n in page.locator("tr[data-table-id]:visible td.name a").all_inner_texts()
+        )
+
+    assert shown() == sorted(made)
+    page.select_option('select[name="game"]', "omaha")
+    assert shown() == ["Omaha PL"]
+    assert page.locator("#lobby-count").inner_text() == "1 of 4 tables"
+    assert page.locator("tr[data-table-id]:visible td.game").all_inner_texts() == ["Omaha"]
+    page.select_option('select[name="game"]', "omaha_hilo")
+    assert shown() == ["HiLo FL", "HiLo PL"]
+    assert set(page.locator("tr[data-table-id]:visible td.game").all_inner_texts()) == {"Omaha Hi-Lo"}
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "lobby-filter-omaha-hi-lo-1366x768.png"), full_page=True)
+    page.reload()
+    page.wait_for_selector("#lobby-status[data-state=open]")
+    assert shown() == ["HiLo FL", "HiLo PL"], "the filter is remembered"
+    page.select_option('select[name="game"]', "")
+    assert shown() == sorted(made)
     assert not errors, errors

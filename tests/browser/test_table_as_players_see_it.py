@@ -127,8 +127,16 @@ def test_the_table_fits_both_windows_and_the_showdown_is_drawn_at_the_seats(live
         if page is None:
             alice.wait_for_timeout(100)
             continue
+        # One pot figure while the hand is played: "Pot 1.50", never a second "Main pot" beside it.
+        assert page.locator("#total-pot").inner_text().startswith("Pot ")
+        assert page.locator("#pots .pot").count() == 0
+        assert "Main pot" not in page.locator(".pot-area").inner_text()
         if id(page) not in checked_fit:
             assert_fits(page)
+            # The time bank is labelled under the table, and on the seat whose turn it is (wide windows).
+            assert page.locator("#my-time-bank").inner_text().strip() == "Time bank 30s"
+            if page is alice:
+                assert page.locator(".seat.is-turn .time-bank").inner_text() == "Time bank 30s"
             shot(page, "table-turn")
             checked_fit.add(id(page))
         if not asked_fold and "check" in visible_actions(page):
@@ -185,6 +193,15 @@ def test_the_table_fits_both_windows_and_the_showdown_is_drawn_at_the_seats(live
         shot(page, "table-showdown-at-the-seats")
     wait_until(lambda: not alice.locator("#pots.is-final").count(), timeout=20, what="the next deal")
     assert time.monotonic() - ended >= 2.5, "the table was not held still before the next deal"
+
+    # The last hands survive a reload: the hand just played is listed as before, pot, board and winners.
+    listed = alice.locator(f'#hand-history li[data-hand="{hand.id}"]')
+    before = listed.inner_text()
+    assert alice.locator(".hh-winner").count() >= 1 and before.strip()
+    alice.reload()
+    listed.wait_for(timeout=10_000)
+    assert listed.inner_text() == before
+    alice.wait_for_selector("#seat-controls:not([hidden])")
 
     # Leaving during a hand asks first.
     wait_until(lambda: Hand.objects.filter(table=table, status="running").exists(), what="the next hand")

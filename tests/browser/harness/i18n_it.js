@@ -37,7 +37,9 @@ export const IT = {
   structure_nl: "No-Limit", structure_pl: "Pot-Limit", structure_fl: "Fixed-Limit",
   max_seats: "{n} posti", heads_up: "Heads-up", blinds: "Bui {sb}/{bb}", chips: "{amount} chip", lobby: "Lobby",
   // added with the showdown at the seats, the buy-in box, the rebuy and the hands' names
-  time_bank_left: "Riserva di tempo {n}s", hi_lo_high: "Alto", hi_lo_low: "Basso",
+  time_bank_left: "Riserva di tempo {n}s", hi_lo_high_to: "Alto: {amount} vinti da {names}", hi_lo_low_to: "Basso: {amount} vinti da {names}",
+  hi_lo_no_low: "Nessun punto basso: la metà alta prende tutto",
+  bomb_pot: "Bomb pot", bomb_pot_next: "Bomb pot alla prossima mano", bomb_pot_in: "Bomb pot tra {n} mani",
   wallet: "Il tuo portafoglio: {amount}", buy_in_below_min: "Il buy-in minimo è {amount}.",
   buy_in_above_max: "Il buy-in massimo è {amount}.", over_wallet: "Il tuo portafoglio contiene solo {amount}.",
   not_an_amount: "Scrivi un importo, per esempio {example}.",
