@@ -113,7 +113,11 @@ class _Writer:
         )
 
     def post_lines(self) -> list[str]:
+        """Antes first, then the small and big blinds, then the other posts in dealing order, in PokerStars'
+        words: a dead small blind with a live big blind (back from missed blinds) is ``posts small & big
+        blinds`` (both together), a dead small blind alone a second ``posts small blind``."""
         posts = [step for step in self.steps if step.kind == "post"]
+        live = {step.seat for step in posts if step.verb == "big_blind"}
         dead = {step.seat: step.amount for step in posts if step.verb == "dead_small_blind"}
         lines = []
         big_blind = next((seat for seat, kind in self.story.posts if kind == "big_blind"), None)
@@ -122,7 +126,9 @@ class _Writer:
         for step in sorted(posts, key=lambda step: rank.get(step.verb, 2 if step.seat == big_blind else 3)):
             name, verb, amount = self.names[step.seat], step.verb, step.amount
             if verb == "dead_small_blind":
-                continue
+                if step.seat in live:
+                    continue  # told with the big blind
+                verb = "small_blind"
             if verb == "big_blind" and step.seat in dead:
                 verb, amount = "both", amount + dead[step.seat]
             words = {

@@ -16,13 +16,11 @@ import random
 import re
 import tomllib
 from collections import defaultdict
-from decimal import Decimal
 
 import pytest
 from pokerkit import ChipsPulling, ChipsPushing
 from pokerkit.notation import PokerStarsParser
 
-from cashier.models import AccountKind, Entry, Transfer, TransferKind
 from tables import services
 from tables.engine import fairness
 from tables.engine.config import HandConfig
@@ -32,7 +30,17 @@ from tables.history.selectors import hands_export_text, hands_for_export
 from tables.management.commands.seed_demo import rake_schedules_seed
 from tables.models import Currency, Game, Hand, Structure
 from tests.factories import eur_table_create as cashier_table_create
-from tests.tables.history_helpers import person, play, play_out, scripted_choice, seat_all, stack_next_deck
+from tests.tables.history_helpers import (
+    cents,
+    check_round_trip,
+    ledger_of,
+    person,
+    play,
+    play_out,
+    scripted_choice,
+    seat_all,
+    stack_next_deck,
+)
 
 pytestmark = [
     pytest.mark.django_db,
@@ -53,10 +61,6 @@ class RoomGamesPokerStarsParser(PokerStarsParser):
         "Omaha Hi/Lo Pot Limit": "PO",
         "Omaha Hi/Lo Limit": "PO",
     }
-
-
-def cents(text: str) -> int:
-    return int(Decimal(text.replace(",", "")) * 100)
 
 
 EVENING = [
@@ -140,18 +144,6 @@ def opening_hands(monkeypatch, table) -> list[Hand]:
 def passive(legal):
     actions = {entry["action"] for entry in legal}
     return ("check" if "check" in actions else "call" if "call" in actions else "muck"), None
-
-
-def ledger_of(hand: Hand) -> tuple[dict[str, int], int]:
-    """What the ledger booked for the hand: each player's change (by name; no entry is no change) and the rake."""
-    transfer = Transfer.objects.get(kind=TransferKind.HAND, hand_ref=f"hand:{hand.id}")
-    deltas, rake = {player["name"]: 0 for player in hand.players.values()}, 0
-    for entry in Entry.objects.filter(transfer=transfer).select_related("account__seat_session__user"):
-        if entry.account.kind == AccountKind.RAKE:
-            rake += entry.amount
-        else:
-            deltas[entry.account.seat_session.user.username] = entry.amount
-    return deltas, rake
 
 
 def room_actions(hand: Hand) -> list[str]:
@@ -253,39 +245,3 @@ def check_against_the_room(history, hand: Hand) -> None:
     for name, delta in deltas.items():
         if name not in winners:  # nobody but a winner pays rake
             assert delta == pokerkit_deltas[name], (hand.id, name)
-
-
-AMOUNT = r"€?([\d.]+)"
-
-
-def check_round_trip(text: str, hand: Hand) -> None:
-    """The amounts the text shows add up to what the ledger booked: each player's posts, calls, bets and
-    raises, less uncalled chips returned and what they collected; the pots less the rake are what was
-    collected; the total pot is the pots."""
-    deltas, rake = ledger_of(hand)
-    moved: dict[str, int] = defaultdict(int)
-    street_bets: dict[str, int] = defaultdict(int)
-    collected = 0
-    for line in text.splitlines():
-        if line.startswith("*** ") and line != "*** HOLE CARDS ***":
-            street_bets.clear()
-        elif m := re.match(rf"(.+): posts (?:small|big) blind {AMOUNT}", line):
-            moved[m[1]] -= cents(m[2])
-            street_bets[m[1]] += cents(m[2])
-        elif m := re.match(rf"(.+): (?:calls|bets) {AMOUNT}", line):
-            moved[m[1]] -= cents(m[2])
-            street_bets[m[1]] += cents(m[2])
-        elif m := re.match(rf"(.+): raises {AMOUNT} to {AMOUNT}", line):
-            moved[m[1]] -= cents(m[3]) - street_bets[m[1]]
-            street_bets[m[1]] = cents(m[3])
-        elif m := re.match(rf"Uncalled bet \({AMOUNT}\) returned to (.+)", line):
-            moved[m[2]] += cents(m[1])
-        elif m := re.match(rf"(.+) collected {AMOUNT} from ", line):
-            moved[m[1]] += cents(m[2])
-            collected += cents(m[2])
-        elif m := re.match(rf"Total pot {AMOUNT}(.*) \| Rake {AMOUNT}", line):
-            total, pots, text_rake = cents(m[1]), m[2], cents(m[3])
-    assert {name: moved[name] for name in deltas} == deltas, hand.id
-    assert text_rake == rake and total == hand.pot_total and collected + rake == total, hand.id
-    nets = [cents(amount) for amount in re.findall(rf"pot(?:-\d)? {AMOUNT}\.", pots)]
-    assert not nets or sum(nets) == collected, hand.id
