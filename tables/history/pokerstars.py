@@ -101,9 +101,14 @@ class _Writer:
         return f"PokerStars Hand #{story.hand_id}:  {game} ({stakes}) - {self.when(story.started_at)}"
 
     def when(self, moment: datetime) -> str:
+        """``2026/12/01 9:05:03 CET [2026/12/01 3:05:03 ET]``: the hours without a leading zero, both, as in
+        PokerStars' own histories."""
         local = moment.astimezone(self.local_zone)
         eastern = moment.astimezone(_EASTERN)
-        return f"{local:%Y/%m/%d %H:%M:%S} {local:%Z} [{eastern:%Y/%m/%d} {eastern.hour}:{eastern:%M:%S} ET]"
+        return (
+            f"{local:%Y/%m/%d} {local.hour}:{local:%M:%S} {local:%Z} "
+            f"[{eastern:%Y/%m/%d} {eastern.hour}:{eastern:%M:%S} ET]"
+        )
 
     def table_line(self) -> str:
         story = self.story

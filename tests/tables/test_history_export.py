@@ -4,6 +4,7 @@ each viewer may see them: their own cards, the hands shown, never a folded or mu
 import io
 import re
 import tomllib
+from datetime import UTC, datetime
 
 import pytest
 from django.core.management import call_command
@@ -17,7 +18,7 @@ from tables.history.selectors import (
     hands_for_export,
 )
 from tables.history.story import FULL_VIEW, story_check, story_from_hand
-from tables.models import Game, Structure
+from tables.models import Game, Hand, Structure
 from tests.factories import eur_table_create, table_create
 from tests.tables.history_helpers import person, play, seat_all, stack_next_deck
 
@@ -89,7 +90,7 @@ def test_a_three_way_all_in_is_written_as_pokerstars_writes_it(monkeypatch):
     lines = text.splitlines()
     assert re.fullmatch(
         rf"PokerStars Hand #{hand.id}:  Hold'em No Limit \(€0\.05/€0\.10 EUR\) - "
-        r"\d{4}/\d\d/\d\d \d\d:\d\d:\d\d CES?T \[\d{4}/\d\d/\d\d \d{1,2}:\d\d:\d\d ET\]",
+        r"\d{4}/\d\d/\d\d [1-9]?\d:\d\d:\d\d CES?T \[\d{4}/\d\d/\d\d [1-9]?\d:\d\d:\d\d ET\]",
         lines[0],
     ), lines[0]
     assert lines[1:] == [
@@ -122,6 +123,22 @@ def test_a_three_way_all_in_is_written_as_pokerstars_writes_it(monkeypatch):
         f"Seat 3: {c} (big blind) showed [Ks Kd] and won (€5.67) with a pair of Kings",
     ]
     assert story_check(story_from_hand(hand=hand)) == []
+
+
+@pytest.mark.parametrize(
+    ("started", "written"),
+    [
+        (datetime(2026, 12, 1, 8, 5, 3, tzinfo=UTC), "2026/12/01 9:05:03 CET [2026/12/01 3:05:03 ET]"),
+        (datetime(2026, 7, 1, 7, 5, 3, tzinfo=UTC), "2026/07/01 9:05:03 CEST [2026/07/01 3:05:03 ET]"),
+        (datetime(2026, 12, 1, 23, 30, 0, tzinfo=UTC), "2026/12/02 0:30:00 CET [2026/12/01 18:30:00 ET]"),
+    ],
+)
+def test_the_header_writes_the_hour_as_pokerstars_does_without_a_leading_zero(monkeypatch, started, written):
+    table, hand, _players = three_way_all_in(monkeypatch)
+    Hand.objects.filter(pk=hand.pk).update(started_at=started)
+    hand = Hand.objects.select_related("table").get(pk=hand.pk)
+    header = hand_pokerstars(hand=hand, viewer=0).splitlines()[0]
+    assert header == f"PokerStars Hand #{hand.id}:  Hold'em No Limit (€0.05/€0.10 EUR) - {written}"
 
 
 def test_phh_carries_the_commitment_and_openings_that_check_and_hides_what_the_viewer_may_not_see(
