@@ -139,6 +139,46 @@ def test_fairness_pages_and_the_verifier_download(played):
     assert b"".join(script.streaming_content) == SCRIPT.read_bytes()
 
 
+FAIRNESS_HEADINGS = (
+    "Fair decks you can check",
+    "Before the first card: a sealed deck",
+    "After the hand: the cards opened to you",
+    "Checking a hand",
+    "The exact rules, for programmers",
+)
+
+
+@pytest.mark.parametrize(
+    ("client", "language"),
+    [
+        (lambda: Client(), "en"),
+        (lambda: Client(HTTP_ACCEPT_LANGUAGE="it"), "it"),
+        (lambda: _with_language_cookie("it"), "it"),
+    ],
+)
+def test_the_fairness_page_explains_the_scheme_in_the_visitors_language(client, language):
+    """The public fairness page in English and in Italian (asked by the browser, or chosen on the site): its
+    headings and explanations in that language, none left in English on the Italian page."""
+    from django.utils import translation
+
+    page = client().get("/fairness/").content.decode()
+    translation.activate(settings.LANGUAGE_CODE)
+    assert f'<html lang="{language}">' in page
+    with translation.override(language):
+        expected = [translation.gettext(heading) for heading in FAIRNESS_HEADINGS]
+    assert all(heading in page for heading in expected), expected
+    if language == "it":
+        assert expected[0] == "Mazzi equi che puoi verificare"
+        assert not [heading for heading in FAIRNESS_HEADINGS if heading in page], "English left on the page"
+        assert "Every deck is shuffled" not in page and "verify_hand.py" in page
+
+
+def _with_language_cookie(language: str) -> Client:
+    client = Client()
+    client.cookies["django_language"] = language
+    return client
+
+
 def run_verifier(tmp_path, data) -> subprocess.CompletedProcess:
     path = tmp_path / "hand.json"
     path.write_text(json.dumps(data))
