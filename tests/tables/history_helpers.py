@@ -9,6 +9,7 @@ import re
 import uuid
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping
+from datetime import datetime, timedelta
 from decimal import Decimal
 
 from django.contrib.auth import get_user_model
@@ -91,6 +92,25 @@ def play(table: Table, *moves: tuple) -> Hand:
 
 def finished(hand: Hand) -> Hand:
     return Hand.objects.select_related("table").get(pk=hand.pk)
+
+
+def ended_at(hand: Hand, when: datetime) -> Hand:
+    """The hand as if it had been played at ``when`` (started a minute before, ended then)."""
+    Hand.objects.filter(pk=hand.pk).update(started_at=when - timedelta(minutes=1), ended_at=when)
+    return finished(hand)
+
+
+def copies_of(hand: Hand, ends: Iterable[datetime]) -> list[Hand]:
+    """More finished hands at the hand's table, the same play each (the next numbers), ended at ``ends``: a
+    long history without dealing each hand."""
+    made = []
+    for when in ends:
+        last = Hand.objects.filter(table_id=hand.table_id).order_by("-number").first()
+        copy = Hand.objects.get(pk=hand.pk)
+        copy.pk, copy.number = None, last.number + 1
+        copy.save(force_insert=True)
+        made.append(ended_at(copy, when))
+    return made
 
 
 Chooser = Callable[[list[dict], random.Random], tuple[str, int | None]]
