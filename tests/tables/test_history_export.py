@@ -3,11 +3,15 @@ each viewer may see them: their own cards, the hands shown, never a folded or mu
 
 import io
 import re
+import subprocess
+import sys
 import tomllib
 from datetime import UTC, datetime
+from zoneinfo import ZoneInfo
 
 import pytest
-from django.core.management import call_command
+from django.conf import settings
+from django.core.management import CommandError, call_command
 
 from tables.engine import fairness
 from tables.history.selectors import (
@@ -20,7 +24,7 @@ from tables.history.selectors import (
 from tables.history.story import FULL_VIEW, story_check, story_from_hand
 from tables.models import Game, Hand, Structure
 from tests.factories import eur_table_create, table_create
-from tests.tables.history_helpers import person, play, seat_all, stack_next_deck
+from tests.tables.history_helpers import copies_of, person, play, seat_all, stack_next_deck
 
 pytestmark = pytest.mark.django_db
 
@@ -230,3 +234,52 @@ def test_the_staff_command_with_a_player_writes_exactly_that_players_download(mo
     full = io.StringIO()
     call_command("hand_history", "--table", str(table.id), stdout=full)
     assert "Dealt to" in full.getvalue() and full.getvalue().count("Dealt to") == 3
+
+
+def command_hands(*args: str) -> list[int]:
+    """The hands ``hand_history`` writes (PokerStars text), in its order."""
+    out = io.StringIO()
+    call_command("hand_history", *args, stdout=out)
+    return [int(hand_id) for hand_id in re.findall(r"^PokerStars Hand #(\d+):", out.getvalue(), re.MULTILINE)]
+
+
+def test_the_staff_command_writes_the_hands_of_the_days_asked(monkeypatch):
+    """``--since`` and ``--until`` are Rome's days, both included: a hand ended at 00:30 on the 11th (23:30
+    UTC on the 10th) is the 11th's."""
+    table, hand, (_alice, bruno, _carla) = three_way_all_in(monkeypatch)
+    rome = ZoneInfo(settings.TIME_ZONE)
+    tenth, eleventh, twelfth = copies_of(
+        hand,
+        [
+            datetime(2025, 3, 10, 23, 59, tzinfo=rome),
+            datetime(2025, 3, 11, 0, 30, tzinfo=rome),
+            datetime(2025, 3, 12, 9, 0, tzinfo=rome),
+        ],
+    )
+    assert command_hands() == [tenth.id, eleventh.id, twelfth.id, hand.id]
+    assert command_hands("--since", "2025-03-11") == [eleventh.id, twelfth.id, hand.id]
+    assert command_hands("--until", "2025-03-10") == [tenth.id]
+    assert command_hands("--since", "2025-03-11", "--until", "2025-03-11") == [eleventh.id]
+    assert command_hands("--since", "2025-03-11", "--player", bruno.username) == [
+        eleventh.id,
+        twelfth.id,
+        hand.id,
+    ]
+    assert command_hands("--since", "2025-03-13", "--table", str(table.id)) == [hand.id]
+    with pytest.raises(CommandError, match="--since comes after --until"):
+        command_hands("--since", "2025-03-12", "--until", "2025-03-11")
+
+
+@pytest.mark.parametrize("flag", ["--since", "--until"])
+def test_the_staff_command_refuses_a_malformed_date_with_a_message_and_no_traceback(flag):
+    """Run as staff run it: a usage error on standard error, a non-zero exit, nothing written, no traceback."""
+    run = subprocess.run(
+        [sys.executable, "manage.py", "hand_history", flag, "2025-02-30"],
+        cwd=settings.BASE_DIR,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert run.returncode != 0 and run.stdout == ""
+    assert f"argument {flag}: not a date (YYYY-MM-DD): '2025-02-30'" in run.stderr
+    assert "Traceback" not in run.stderr
