@@ -37,9 +37,13 @@ class HandFilterForm(forms.Form):
 
 
 class HandPageForm(HandFilterForm):
-    page = forms.IntegerField(required=False, min_value=1, max_value=10**6)
+    page = forms.IntegerField(label=_("Page"), required=False, min_value=1, max_value=10**6)
     per_page = forms.TypedChoiceField(
-        required=False, coerce=int, choices=[(n, n) for n in PAGE_SIZES], empty_value=25
+        label=_("Hands a page"),
+        required=False,
+        coerce=int,
+        choices=[(n, n) for n in PAGE_SIZES],
+        empty_value=25,
     )
 
 

@@ -101,9 +101,14 @@ class _Writer:
         return f"PokerStars Hand #{story.hand_id}:  {game} ({stakes}) - {self.when(story.started_at)}"
 
     def when(self, moment: datetime) -> str:
+        """``2026/12/01 9:05:03 CET [2026/12/01 3:05:03 ET]``: the hours without a leading zero, both, as in
+        PokerStars' own histories."""
         local = moment.astimezone(self.local_zone)
         eastern = moment.astimezone(_EASTERN)
-        return f"{local:%Y/%m/%d %H:%M:%S} {local:%Z} [{eastern:%Y/%m/%d} {eastern.hour}:{eastern:%M:%S} ET]"
+        return (
+            f"{local:%Y/%m/%d} {local.hour}:{local:%M:%S} {local:%Z} "
+            f"[{eastern:%Y/%m/%d} {eastern.hour}:{eastern:%M:%S} ET]"
+        )
 
     def table_line(self) -> str:
         story = self.story
@@ -113,7 +118,11 @@ class _Writer:
         )
 
     def post_lines(self) -> list[str]:
+        """Antes first, then the small and big blinds, then the other posts in dealing order, in PokerStars'
+        words: a dead small blind with a live big blind (back from missed blinds) is ``posts small & big
+        blinds`` (both together), a dead small blind alone a second ``posts small blind``."""
         posts = [step for step in self.steps if step.kind == "post"]
+        live = {step.seat for step in posts if step.verb == "big_blind"}
         dead = {step.seat: step.amount for step in posts if step.verb == "dead_small_blind"}
         lines = []
         big_blind = next((seat for seat, kind in self.story.posts if kind == "big_blind"), None)
@@ -122,7 +131,9 @@ class _Writer:
         for step in sorted(posts, key=lambda step: rank.get(step.verb, 2 if step.seat == big_blind else 3)):
             name, verb, amount = self.names[step.seat], step.verb, step.amount
             if verb == "dead_small_blind":
-                continue
+                if step.seat in live:
+                    continue  # told with the big blind
+                verb = "small_blind"
             if verb == "big_blind" and step.seat in dead:
                 verb, amount = "both", amount + dead[step.seat]
             words = {
@@ -137,12 +148,19 @@ class _Writer:
 
     def play_lines(self) -> list[str]:
         """Actions and streets in order; the hands shown or mucked at the showdown after the last street (an
-        all-in hand's board is run out first, as PokerStars writes it), then the pots collected."""
+        all-in hand's board is run out first, as PokerStars writes it), then the pots collected. A board run
+        twice has a showdown per board, as PokerStars writes it: ``*** FIRST SHOW DOWN ***`` with the hands
+        named on the first board and each pot's first half collected, then ``*** SECOND SHOW DOWN ***`` with
+        the same hands named on the second board and the second halves."""
         story = self.story
         lines: list[str] = []
-        first = "*** FIRST SHOW DOWN ***" if story.run_twice else "*** SHOW DOWN ***"
-        showdown: list[str] = [first] if story.went_to_showdown else []
-        second_said = False
+        at_showdown = [step for step in self.steps if step.kind in ("show", "muck") and not step.after_end]
+        titles = (
+            {1: "*** FIRST SHOW DOWN ***", 2: "*** SECOND SHOW DOWN ***"}
+            if story.run_twice
+            else {0: "*** SHOW DOWN ***"}
+        )
+        showdowns_said: set[int] = set()
         for step in self.steps:
             name = self.names.get(step.seat, "")
             if step.kind == "action":
@@ -151,27 +169,29 @@ class _Writer:
                 lines.append(self.street_line(step))
             elif step.kind == "return":
                 lines.append(f"Uncalled bet ({self.m(step.amount)}) returned to {name}")
-            elif step.kind == "show":
-                description = story.description(step.seat)
-                line = f"{name}: shows {cards_text(step.cards)}" + (
-                    f" ({description})" if description else ""
-                )
-                (lines if step.after_end else showdown).append(line)
-            elif step.kind == "muck":
-                (lines if step.after_end else showdown).append(
-                    f"{name}: {DOESNT_SHOW if step.after_end else 'mucks hand'}"
-                )
+            elif step.kind == "show" and step.after_end:
+                lines.append(self.show_line(step, story.board))
+            elif step.kind == "muck" and step.after_end:
+                lines.append(f"{name}: {DOESNT_SHOW}")
             elif step.kind == "collect":
-                lines += showdown
-                showdown = []
-                if step.run == 2 and not second_said:  # the second board's halves
-                    lines.append("*** SECOND SHOW DOWN ***")
-                    second_said = True
+                if story.went_to_showdown and step.run not in showdowns_said:
+                    showdowns_said.add(step.run)
+                    board = story.boards[step.run - 1] if step.run else story.board
+                    lines.append(titles[step.run])
+                    lines += [self.show_line(shown, board) for shown in at_showdown]
                 lines.append(f"{name} collected {self.m(step.amount)} from {self.pot_name(step.pot)}")
             elif step.kind == "end" and not story.went_to_showdown and not self.winner_chose():
                 winner = next(seat for seat in story.order if seat not in story.folded)
                 lines.append(f"{self.names[winner]}: {DOESNT_SHOW}")
         return lines
+
+    def show_line(self, step: Step, board: tuple[str, ...]) -> str:
+        """``name: shows [..] (the hand on this board)``, or ``name: mucks hand`` at a showdown."""
+        name = self.names[step.seat]
+        if step.kind == "muck":
+            return f"{name}: mucks hand"
+        description = self.story.description(step.seat, board)
+        return f"{name}: shows {cards_text(step.cards)}" + (f" ({description})" if description else "")
 
     def winner_chose(self) -> bool:
         """Whether the uncontested winner showed or mucked once the hand was over (the default is mucking)."""
@@ -250,12 +270,21 @@ class _Writer:
             return head + f"collected ({self.m(won)})"
         if seat in story.shown:
             cards = cards_text(story.by_seat[seat].cards)
-            description = story.description(seat)
-            result = f"won ({self.m(won)})" if won else "lost"
-            return head + f"showed {cards} and {result}" + (f" with {description}" if description else "")
+            if story.run_twice:  # each board's result with the hand on that board, as PokerStars writes it
+                results = [
+                    self.result_words(runs.get(seat, 0), story.description(seat, board))
+                    for runs, board in zip(story.won_by_run(), story.boards, strict=True)
+                ]
+                return head + f"showed {cards} and " + ", and ".join(results)
+            return head + f"showed {cards} and " + self.result_words(won, story.description(seat))
         if seat in self.visible:
             return head + f"mucked {cards_text(self.visible[seat])}"
         return head + "mucked"
+
+    def result_words(self, won: int, description: str) -> str:
+        """``won (X) with a pair of Aces`` or ``lost with a pair of Aces``."""
+        result = f"won ({self.m(won)})" if won else "lost"
+        return result + (f" with {description}" if description else "")
 
     def positions(self, seat: int) -> list[str]:
         marks = ["button"] if seat == self.story.button else []

@@ -138,9 +138,22 @@ class HandStory:
         """The seat's result in the hand: final stack less starting stack."""
         return self.finishing[seat] - self.by_seat[seat].stack
 
-    def description(self, seat: int) -> str:
-        """The shown hand's name ("a pair of Aces"), "" before a flop."""
-        return hand_name(hole=self.by_seat[seat].cards, board=self.board, game=self.game)
+    def description(self, seat: int, board: tuple[str, ...] | None = None) -> str:
+        """The shown hand's name ("a pair of Aces") on ``board`` (the first board unless told: a board run
+        twice names each run's hands on its own board), "" before a flop."""
+        return hand_name(
+            hole=self.by_seat[seat].cards, board=self.board if board is None else board, game=self.game
+        )
+
+    def won_by_run(self) -> list[dict[int, int]]:
+        """What each seat collected on each board of a hand run twice (after rake), in run order."""
+        totals: list[dict[int, int]] = [{} for _ in self.boards]
+        for pot in self.pots:
+            for run in pot["runs"]:
+                for seat, amount in run["winners"].items():
+                    won = totals[run["run"] - 1]
+                    won[int(seat)] = won.get(int(seat), 0) + amount
+        return totals
 
 
 def story_from_hand(*, hand: Any) -> HandStory:

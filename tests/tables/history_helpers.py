@@ -5,13 +5,18 @@ from __future__ import annotations
 
 import itertools
 import random
+import re
 import uuid
+from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping
+from datetime import datetime, timedelta
+from decimal import Decimal
 
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
 from cashier import services as cashier
+from cashier.models import AccountKind, Entry, Transfer, TransferKind
 from tables import services
 from tables.engine import fairness
 from tables.models import Hand, Seat, Table
@@ -89,6 +94,25 @@ def finished(hand: Hand) -> Hand:
     return Hand.objects.select_related("table").get(pk=hand.pk)
 
 
+def ended_at(hand: Hand, when: datetime) -> Hand:
+    """The hand as if it had been played at ``when`` (started a minute before, ended then)."""
+    Hand.objects.filter(pk=hand.pk).update(started_at=when - timedelta(minutes=1), ended_at=when)
+    return finished(hand)
+
+
+def copies_of(hand: Hand, ends: Iterable[datetime]) -> list[Hand]:
+    """More finished hands at the hand's table, the same play each (the next numbers), ended at ``ends``: a
+    long history without dealing each hand."""
+    made = []
+    for when in ends:
+        last = Hand.objects.filter(table_id=hand.table_id).order_by("-number").first()
+        copy = Hand.objects.get(pk=hand.pk)
+        copy.pk, copy.number = None, last.number + 1
+        copy.save(force_insert=True)
+        made.append(ended_at(copy, when))
+    return made
+
+
 Chooser = Callable[[list[dict], random.Random], tuple[str, int | None]]
 
 
@@ -129,3 +153,73 @@ def play_out(table: Table, rng: random.Random, choose: Chooser = scripted_choice
 
 def unique_name(prefix: str) -> str:
     return f"{prefix} {uuid.uuid4().hex[:5]}"
+
+
+def ledger_of(hand: Hand) -> tuple[dict[str, int], int]:
+    """What the ledger booked for the hand: each player's change (by name; no entry is no change) and the rake."""
+    transfer = Transfer.objects.get(kind=TransferKind.HAND, hand_ref=f"hand:{hand.id}")
+    deltas, rake = {player["name"]: 0 for player in hand.players.values()}, 0
+    for entry in Entry.objects.filter(transfer=transfer).select_related("account__seat_session__user"):
+        if entry.account.kind == AccountKind.RAKE:
+            rake += entry.amount
+        else:
+            deltas[entry.account.seat_session.user.username] = entry.amount
+    return deltas, rake
+
+
+AMOUNT = r"€?([\d.]+)"
+STAKES = re.compile(
+    r"^PokerStars Hand #\d+:  .+? (No Limit|Pot Limit|Limit) \(€?([\d.]+)/€?([\d.]+)(?: EUR)?\) - "
+)
+
+
+def cents(text: str) -> int:
+    return int(Decimal(text.replace(",", "")) * 100)
+
+
+def check_round_trip(text: str, hand: Hand) -> None:
+    """The amounts a PokerStars text shows add up to what the ledger booked: each player's posts, calls, bets
+    and raises, less uncalled chips returned and what they collected; the pots less the rake are what was
+    collected; the total pot is the pots. Every post PokerStars writes counts: ``posts the ante`` (dead money,
+    no part of the player's bet), ``posts small blind`` / ``posts big blind`` / ``posts straddle`` (live bets;
+    a ``posts small blind`` after the big blind, a dead small blind owed from missed blinds, is dead), and
+    ``posts small & big blinds`` (the big blind live, the small blind dead). The big blind comes from the
+    header: the second stake, or in Fixed-Limit, whose header names the bets, the small bet."""
+    deltas, rake = ledger_of(hand)
+    stakes = STAKES.match(text)
+    assert stakes, text.splitlines()[0]
+    big_blind = cents(stakes[2] if stakes[1] == "Limit" else stakes[3])
+    moved: dict[str, int] = defaultdict(int)
+    street_bets: dict[str, int] = defaultdict(int)
+    collected = 0
+    big_blind_posted = False
+    for line in text.splitlines():
+        if line.startswith("*** ") and line != "*** HOLE CARDS ***":
+            street_bets.clear()
+        elif m := re.match(rf"(.+): posts the ante {AMOUNT}", line):
+            moved[m[1]] -= cents(m[2])
+        elif m := re.match(rf"(.+): posts small & big blinds {AMOUNT}", line):
+            moved[m[1]] -= cents(m[2])
+            street_bets[m[1]] += min(cents(m[2]), big_blind)
+        elif m := re.match(rf"(.+): posts (small blind|big blind|straddle) {AMOUNT}", line):
+            moved[m[1]] -= cents(m[3])
+            if not (m[2] == "small blind" and big_blind_posted):
+                street_bets[m[1]] += cents(m[3])
+            big_blind_posted |= m[2] == "big blind"
+        elif m := re.match(rf"(.+): (?:calls|bets) {AMOUNT}", line):
+            moved[m[1]] -= cents(m[2])
+            street_bets[m[1]] += cents(m[2])
+        elif m := re.match(rf"(.+): raises {AMOUNT} to {AMOUNT}", line):
+            moved[m[1]] -= cents(m[3]) - street_bets[m[1]]
+            street_bets[m[1]] = cents(m[3])
+        elif m := re.match(rf"Uncalled bet \({AMOUNT}\) returned to (.+)", line):
+            moved[m[2]] += cents(m[1])
+        elif m := re.match(rf"(.+) collected {AMOUNT} from ", line):
+            moved[m[1]] += cents(m[2])
+            collected += cents(m[2])
+        elif m := re.match(rf"Total pot {AMOUNT}(.*) \| Rake {AMOUNT}", line):
+            total, pots, text_rake = cents(m[1]), m[2], cents(m[3])
+    assert {name: moved[name] for name in deltas} == deltas, hand.id
+    assert text_rake == rake and total == hand.pot_total and collected + rake == total, hand.id
+    nets = [cents(amount) for amount in re.findall(rf"pot(?:-\d)? {AMOUNT}\.", pots)]
+    assert not nets or sum(nets) == collected, hand.id

@@ -3,10 +3,15 @@ each viewer may see them: their own cards, the hands shown, never a folded or mu
 
 import io
 import re
+import subprocess
+import sys
 import tomllib
+from datetime import UTC, datetime
+from zoneinfo import ZoneInfo
 
 import pytest
-from django.core.management import call_command
+from django.conf import settings
+from django.core.management import CommandError, call_command
 
 from tables.engine import fairness
 from tables.history.selectors import (
@@ -17,9 +22,9 @@ from tables.history.selectors import (
     hands_for_export,
 )
 from tables.history.story import FULL_VIEW, story_check, story_from_hand
-from tables.models import Game, Structure
+from tables.models import Game, Hand, Structure
 from tests.factories import eur_table_create, table_create
-from tests.tables.history_helpers import person, play, seat_all, stack_next_deck
+from tests.tables.history_helpers import copies_of, person, play, seat_all, stack_next_deck
 
 pytestmark = pytest.mark.django_db
 
@@ -89,7 +94,7 @@ def test_a_three_way_all_in_is_written_as_pokerstars_writes_it(monkeypatch):
     lines = text.splitlines()
     assert re.fullmatch(
         rf"PokerStars Hand #{hand.id}:  Hold'em No Limit \(€0\.05/€0\.10 EUR\) - "
-        r"\d{4}/\d\d/\d\d \d\d:\d\d:\d\d CES?T \[\d{4}/\d\d/\d\d \d{1,2}:\d\d:\d\d ET\]",
+        r"\d{4}/\d\d/\d\d [1-9]?\d:\d\d:\d\d CES?T \[\d{4}/\d\d/\d\d [1-9]?\d:\d\d:\d\d ET\]",
         lines[0],
     ), lines[0]
     assert lines[1:] == [
@@ -122,6 +127,22 @@ def test_a_three_way_all_in_is_written_as_pokerstars_writes_it(monkeypatch):
         f"Seat 3: {c} (big blind) showed [Ks Kd] and won (€5.67) with a pair of Kings",
     ]
     assert story_check(story_from_hand(hand=hand)) == []
+
+
+@pytest.mark.parametrize(
+    ("started", "written"),
+    [
+        (datetime(2026, 12, 1, 8, 5, 3, tzinfo=UTC), "2026/12/01 9:05:03 CET [2026/12/01 3:05:03 ET]"),
+        (datetime(2026, 7, 1, 7, 5, 3, tzinfo=UTC), "2026/07/01 9:05:03 CEST [2026/07/01 3:05:03 ET]"),
+        (datetime(2026, 12, 1, 23, 30, 0, tzinfo=UTC), "2026/12/02 0:30:00 CET [2026/12/01 18:30:00 ET]"),
+    ],
+)
+def test_the_header_writes_the_hour_as_pokerstars_does_without_a_leading_zero(monkeypatch, started, written):
+    table, hand, _players = three_way_all_in(monkeypatch)
+    Hand.objects.filter(pk=hand.pk).update(started_at=started)
+    hand = Hand.objects.select_related("table").get(pk=hand.pk)
+    header = hand_pokerstars(hand=hand, viewer=0).splitlines()[0]
+    assert header == f"PokerStars Hand #{hand.id}:  Hold'em No Limit (€0.05/€0.10 EUR) - {written}"
 
 
 def test_phh_carries_the_commitment_and_openings_that_check_and_hides_what_the_viewer_may_not_see(
@@ -213,3 +234,52 @@ def test_the_staff_command_with_a_player_writes_exactly_that_players_download(mo
     full = io.StringIO()
     call_command("hand_history", "--table", str(table.id), stdout=full)
     assert "Dealt to" in full.getvalue() and full.getvalue().count("Dealt to") == 3
+
+
+def command_hands(*args: str) -> list[int]:
+    """The hands ``hand_history`` writes (PokerStars text), in its order."""
+    out = io.StringIO()
+    call_command("hand_history", *args, stdout=out)
+    return [int(hand_id) for hand_id in re.findall(r"^PokerStars Hand #(\d+):", out.getvalue(), re.MULTILINE)]
+
+
+def test_the_staff_command_writes_the_hands_of_the_days_asked(monkeypatch):
+    """``--since`` and ``--until`` are Rome's days, both included: a hand ended at 00:30 on the 11th (23:30
+    UTC on the 10th) is the 11th's."""
+    table, hand, (_alice, bruno, _carla) = three_way_all_in(monkeypatch)
+    rome = ZoneInfo(settings.TIME_ZONE)
+    tenth, eleventh, twelfth = copies_of(
+        hand,
+        [
+            datetime(2025, 3, 10, 23, 59, tzinfo=rome),
+            datetime(2025, 3, 11, 0, 30, tzinfo=rome),
+            datetime(2025, 3, 12, 9, 0, tzinfo=rome),
+        ],
+    )
+    assert command_hands() == [tenth.id, eleventh.id, twelfth.id, hand.id]
+    assert command_hands("--since", "2025-03-11") == [eleventh.id, twelfth.id, hand.id]
+    assert command_hands("--until", "2025-03-10") == [tenth.id]
+    assert command_hands("--since", "2025-03-11", "--until", "2025-03-11") == [eleventh.id]
+    assert command_hands("--since", "2025-03-11", "--player", bruno.username) == [
+        eleventh.id,
+        twelfth.id,
+        hand.id,
+    ]
+    assert command_hands("--since", "2025-03-13", "--table", str(table.id)) == [hand.id]
+    with pytest.raises(CommandError, match="--since comes after --until"):
+        command_hands("--since", "2025-03-12", "--until", "2025-03-11")
+
+
+@pytest.mark.parametrize("flag", ["--since", "--until"])
+def test_the_staff_command_refuses_a_malformed_date_with_a_message_and_no_traceback(flag):
+    """Run as staff run it: a usage error on standard error, a non-zero exit, nothing written, no traceback."""
+    run = subprocess.run(
+        [sys.executable, "manage.py", "hand_history", flag, "2025-02-30"],
+        cwd=settings.BASE_DIR,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert run.returncode != 0 and run.stdout == ""
+    assert f"argument {flag}: not a date (YYYY-MM-DD): '2025-02-30'" in run.stderr
+    assert "Traceback" not in run.stderr

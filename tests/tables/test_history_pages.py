@@ -3,22 +3,27 @@ player (and a stranger) gets them over HTTP; and the stand-alone verifier run as
 
 import copy
 import json
+import re
 import subprocess
 import sys
+from datetime import datetime, timedelta
 from pathlib import Path
+from zoneinfo import ZoneInfo
 
 import pytest
 from django.conf import settings
 from django.test import Client
+from django.utils import timezone
 
 from tables.engine import fairness
-from tables.history.selectors import hand_share_token
+from tables.history.selectors import HISTORY_KEPT, hand_share_token
 from tests.factories import table_create
-from tests.tables.history_helpers import person, play, seat_all, stack_next_deck
+from tests.tables.history_helpers import copies_of, person, play, seat_all, stack_next_deck
 
 pytestmark = pytest.mark.django_db
 
 SCRIPT = Path(settings.BASE_DIR) / "static" / "verify_hand.py"
+ROME = ZoneInfo(settings.TIME_ZONE)
 
 
 def logged_in(user) -> Client:
@@ -139,6 +144,46 @@ def test_fairness_pages_and_the_verifier_download(played):
     assert b"".join(script.streaming_content) == SCRIPT.read_bytes()
 
 
+FAIRNESS_HEADINGS = (
+    "Fair decks you can check",
+    "Before the first card: a sealed deck",
+    "After the hand: the cards opened to you",
+    "Checking a hand",
+    "The exact rules, for programmers",
+)
+
+
+@pytest.mark.parametrize(
+    ("client", "language"),
+    [
+        (lambda: Client(), "en"),
+        (lambda: Client(HTTP_ACCEPT_LANGUAGE="it"), "it"),
+        (lambda: _with_language_cookie("it"), "it"),
+    ],
+)
+def test_the_fairness_page_explains_the_scheme_in_the_visitors_language(client, language):
+    """The public fairness page in English and in Italian (asked by the browser, or chosen on the site): its
+    headings and explanations in that language, none left in English on the Italian page."""
+    from django.utils import translation
+
+    page = client().get("/fairness/").content.decode()
+    translation.activate(settings.LANGUAGE_CODE)
+    assert f'<html lang="{language}">' in page
+    with translation.override(language):
+        expected = [translation.gettext(heading) for heading in FAIRNESS_HEADINGS]
+    assert all(heading in page for heading in expected), expected
+    if language == "it":
+        assert expected[0] == "Mazzi equi che puoi verificare"
+        assert not [heading for heading in FAIRNESS_HEADINGS if heading in page], "English left on the page"
+        assert "Every deck is shuffled" not in page and "verify_hand.py" in page
+
+
+def _with_language_cookie(language: str) -> Client:
+    client = Client()
+    client.cookies["django_language"] = language
+    return client
+
+
 def run_verifier(tmp_path, data) -> subprocess.CompletedProcess:
     path = tmp_path / "hand.json"
     path.write_text(json.dumps(data))
@@ -213,3 +258,113 @@ def test_my_hands_dates_read_from_and_to_in_italian(played):
     translation.activate(settings.LANGUAGE_CODE)
     assert "Dal <input" in page and "Al <input" in page
     assert "Destinazione" not in page
+
+
+def listed(response) -> list[int]:
+    """The hands a "My hands" page lists, in its order."""
+    return [int(hand_id) for hand_id in re.findall(r'data-hand-id="(\d+)"', response.content.decode())]
+
+
+def downloaded(response) -> list[int]:
+    """The hands of a PokerStars download, in its order."""
+    text = b"".join(response.streaming_content).decode()
+    return [int(hand_id) for hand_id in re.findall(r"^PokerStars Hand #(\d+):", text, re.MULTILINE)]
+
+
+def test_my_hands_are_paged_newest_first_and_a_bad_page_is_a_clear_answer(played):
+    """27 hands, 25 a page: the first hand dealt ended last, so newest first is by the end, not the id."""
+    _table, hand, (ada, _ben, _cleo) = played
+    older = copies_of(hand, [hand.ended_at - timedelta(minutes=m) for m in range(1, 27)])
+    newest_first = [hand.id] + [h.id for h in older]
+    client = logged_in(ada)
+
+    first = client.get("/hands/")
+    assert first.status_code == 200 and listed(first) == newest_first[:25]
+    assert "Page 1 of 2" in first.content.decode() and "?page=2" in first.content.decode()
+    second = client.get("/hands/?page=2")
+    assert second.status_code == 200 and listed(second) == newest_first[25:]
+    assert "Page 2 of 2" in second.content.decode() and "?page=1" in second.content.decode()
+    assert listed(client.get("/hands/?per_page=10&page=3")) == newest_first[20:]
+    data = client.get("/api/hands/mine/?page=2").json()
+    assert [row["hand_id"] for row in data["hands"]] == newest_first[25:]
+    assert (data["page"], data["pages"], data["count"]) == (2, 2, 27)
+
+    beyond = client.get("/hands/?page=9")  # past the end: the last page, saying so
+    assert beyond.status_code == 200 and listed(beyond) == newest_first[25:]
+    assert "Page 2 of 2" in beyond.content.decode()
+    assert client.get("/api/hands/mine/?page=9").json()["page"] == 2
+    for bad in ("two", "0", "-1", "1.5", "99999999999"):
+        refused = client.get(f"/hands/?page={bad}")
+        html = refused.content.decode()
+        assert refused.status_code == 400 and listed(refused) == [], bad
+        assert "Page: " in html and 'class="errorlist"' in html, bad
+        api = client.get(f"/api/hands/mine/?page={bad}")
+        assert api.status_code == 400 and set(api.json()["fields"]) == {"page"}, bad
+    refused = client.get("/hands/?per_page=7")
+    assert refused.status_code == 400 and "Hands a page" in refused.content.decode()
+
+
+def test_my_hands_dates_pick_the_hands_of_those_local_days(played):
+    """Days are Rome's: a hand ended at 00:30 on the 11th (23:30 UTC on the 10th) is the 11th's."""
+    table, hand, (ada, _ben, _cleo) = played
+    tenth, eleventh_early, eleventh_late, twelfth = copies_of(
+        hand,
+        [
+            datetime(2025, 3, 10, 12, 0, tzinfo=ROME),
+            datetime(2025, 3, 11, 0, 30, tzinfo=ROME),
+            datetime(2025, 3, 11, 23, 59, tzinfo=ROME),
+            datetime(2025, 3, 12, 0, 0, tzinfo=ROME),
+        ],
+    )
+    client = logged_in(ada)
+
+    def shown(query: str) -> list[int]:
+        page = client.get(f"/hands/?{query}")
+        assert page.status_code == 200, query
+        return listed(page)
+
+    assert shown("since=2025-03-11&until=2025-03-11") == [eleventh_late.id, eleventh_early.id]
+    assert shown("until=2025-03-10") == [tenth.id]
+    assert shown("since=2025-03-12") == [hand.id, twelfth.id]
+    assert shown(f"since=2025-03-10&until=2025-03-11&table={table.id}") == [
+        eleventh_late.id,
+        eleventh_early.id,
+        tenth.id,
+    ]
+    api = client.get("/api/hands/mine/?since=2025-03-11&until=2025-03-11").json()
+    assert [row["hand_id"] for row in api["hands"]] == [eleventh_late.id, eleventh_early.id]
+    file = client.get("/hands/download/?format=pokerstars&since=2025-03-11&until=2025-03-11")
+    assert file.status_code == 200 and downloaded(file) == [eleventh_early.id, eleventh_late.id]
+
+    for query, message in (
+        ("since=2025-02-30", "Enter a valid date."),
+        ("until=yesterday", "Enter a valid date."),
+        ("since=2025-03-12&until=2025-03-11", "The first day comes after the last."),
+    ):
+        refused = client.get(f"/hands/?{query}")
+        assert refused.status_code == 400 and listed(refused) == [], query
+        assert message in refused.content.decode(), query
+        assert client.get(f"/hands/download/?format=pokerstars&{query}").status_code == 400, query
+        assert client.get(f"/api/hands/mine/?{query}").status_code == 400, query
+
+
+def test_my_hands_keep_at_least_three_months(played):
+    """What the page promises (HISTORY_KEPT, three months at least) holds: a hand of 80 days ago, one of the
+    promise's last day and an older one are all listed and downloadable."""
+    _table, hand, (ada, _ben, _cleo) = played
+    assert HISTORY_KEPT >= timedelta(days=92)  # three months are never more than 92 days
+    now = timezone.now()
+    eighty, kept, older = copies_of(
+        hand, [now - timedelta(days=80), now - HISTORY_KEPT + timedelta(minutes=5), now - timedelta(days=400)]
+    )
+    client = logged_in(ada)
+    page = client.get("/hands/")
+    assert f"at least the last {HISTORY_KEPT.days} days are kept" in page.content.decode()
+    assert listed(page) == [hand.id, eighty.id, kept.id, older.id]
+    day = timezone.localtime(eighty.ended_at).date().isoformat()
+    assert listed(client.get(f"/hands/?since={day}&until={day}")) == [eighty.id]
+    one = client.get(f"/hands/{eighty.id}/download/?format=pokerstars")
+    assert one.status_code == 200 and one.content.decode().startswith(f"PokerStars Hand #{eighty.id}:")
+    assert client.get(f"/hands/{eighty.id}/").status_code == 200
+    every = client.get("/hands/download/?format=pokerstars")
+    assert downloaded(every) == [older.id, kept.id, eighty.id, hand.id]

@@ -14,7 +14,7 @@ from cashier.selectors import ledger_check
 from tables import services
 from tables.engine.fairness import FULL_DECK, verify_opening
 from tables.history.pokerstars import pokerstars_text
-from tables.history.story import story_from_hand
+from tables.history.story import story_check, story_from_hand
 from tables.models import Hand, Seat
 from tables.selectors import seat_stacks
 from tables.state import table_snapshot
@@ -151,28 +151,52 @@ def test_the_state_after_the_hand_shows_both_boards_and_the_option_is_the_player
     assert Seat.objects.get(table=table, number=1).run_twice is False
 
 
-def test_the_pokerstars_history_says_first_and_second_board_and_each_runs_collects(players, monkeypatch):
+def test_the_pokerstars_history_names_each_runs_hands_on_its_own_board_and_says_who_won_each(
+    players, monkeypatch
+):
+    """As PokerStars writes a hand run twice: the first board's streets, then the second's; a showdown per
+    board with the hands named on that board (the queens are a pair on the first board, a set on the
+    second) and that board's halves of the pots; in the summary each seat's result on each board."""
     table, hand, who = three_all_in(players, monkeypatch)
     hand = Hand.objects.select_related("table").get(pk=hand.pk)
     text = pokerstars_text(story_from_hand(hand=hand), viewer=None)
-    for line in (
+    a, b, c = (who[key].username for key in "ABC")
+    lines = text.splitlines()
+    assert lines[lines.index("*** HOLE CARDS ***") :] == [
+        "*** HOLE CARDS ***",
+        f"{a}: raises 0.58 to 0.60 and is all-in",
+        f"{b}: raises 0.60 to 1.20 and is all-in",
+        f"{c}: calls 1.18",
         "*** FIRST FLOP *** [2c 7h 9s]",
+        "*** FIRST TURN *** [2c 7h 9s] [3d]",
         "*** FIRST RIVER *** [2c 7h 9s 3d] [4c]",
         "*** SECOND FLOP *** [Qh 8c 2d]",
+        "*** SECOND TURN *** [Qh 8c 2d] [5h]",
         "*** SECOND RIVER *** [Qh 8c 2d 5h] [Jc]",
         "*** FIRST SHOW DOWN ***",
+        f"{b}: shows [Ks Kd] (a pair of Kings)",
+        f"{c}: shows [Qs Qd] (a pair of Queens)",
+        f"{a}: shows [As Ad] (a pair of Aces)",
+        f"{b} collected 0.57 from side pot",
+        f"{a} collected 0.85 from main pot",
         "*** SECOND SHOW DOWN ***",
+        f"{b}: shows [Ks Kd] (a pair of Kings)",
+        f"{c}: shows [Qs Qd] (three of a kind, Queens)",
+        f"{a}: shows [As Ad] (a pair of Aces)",
+        f"{c} collected 0.57 from side pot",
+        f"{c} collected 0.85 from main pot",
+        "*** SUMMARY ***",
+        "Total pot 3 Main pot 1.70. Side pot 1.14. | Rake 0.16",
         "Hand was run twice",
         "FIRST Board [2c 7h 9s 3d 4c]",
         "SECOND Board [Qh 8c 2d 5h Jc]",
-    ):
-        assert line in text.splitlines(), line
-    first, second = text.index("*** FIRST SHOW DOWN ***"), text.index("*** SECOND SHOW DOWN ***")
-    names = {key: user.username for key, user in who.items()}
-    between = text[first:second]
-    assert f"{names['A']} collected" in between and f"{names['B']} collected" in between
-    assert f"{names['C']} collected" not in between
-    assert text[second:].count(f"{names['C']} collected") == 2, "the main and side pots' second halves"
+        f"Seat 1: {a} (button) showed [As Ad] and won (0.85) with a pair of Aces, and lost with a pair of Aces",
+        f"Seat 2: {b} (small blind) showed [Ks Kd] and won (0.57) with a pair of Kings, and lost with a pair "
+        "of Kings",
+        f"Seat 3: {c} (big blind) showed [Qs Qd] and lost with a pair of Queens, and won (1.42) with three of "
+        "a kind, Queens",
+    ]
+    assert story_check(story_from_hand(hand=hand)) == []
 
 
 def test_the_replayer_and_phh_show_both_runs(players, monkeypatch):

@@ -6,6 +6,7 @@ Without ``--player``: every finished hand with every card dealt (the full histor
 ``--player NAME``: exactly the file that player downloads from "My hands" (their own cards, the hands shown).
 """
 
+import argparse
 from datetime import date
 
 from django.contrib.auth import get_user_model
@@ -15,10 +16,12 @@ from tables.history.selectors import EXPORT_FORMATS, hands_export_text, hands_fo
 
 
 def _day(text: str) -> date:
+    """A day of ``--since`` / ``--until``. argparse turns the ArgumentTypeError into a usage error: a message
+    on standard error and exit status 2 (a CommandError raised here would escape the parser as a traceback)."""
     try:
         return date.fromisoformat(text)
     except ValueError:
-        raise CommandError(f"not a date (YYYY-MM-DD): {text!r}") from None
+        raise argparse.ArgumentTypeError(f"not a date (YYYY-MM-DD): {text!r}") from None
 
 
 class Command(BaseCommand):
@@ -34,6 +37,8 @@ class Command(BaseCommand):
         parser.add_argument("--until", type=_day, help="last day, YYYY-MM-DD (local time)")
 
     def handle(self, *args, **options):
+        if options["since"] and options["until"] and options["since"] > options["until"]:
+            raise CommandError("--since comes after --until")
         user = None
         if options["player"]:
             user = get_user_model().objects.filter(username=options["player"]).first()
