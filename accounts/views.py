@@ -2,6 +2,7 @@ from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.hashers import make_password
 from django.db import transaction
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
@@ -14,13 +15,17 @@ from accounts.services import email_signup_attempt_send, email_verification_send
 @require_http_methods(["GET", "POST"])
 def signup(request):
     """A new account, not logged in until its owner comes back with the password; the answer is the same
-    page whether or not the email already has an account (its owner is told by email instead)."""
+    page, after the same password hashing, whether or not the email already has an account (its owner is told
+    by email instead)."""
     if request.user.is_authenticated:
         return redirect("lobby")
     form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         email = form.cleaned_data["email"]
         if get_user_model().objects.filter(email__iexact=email).exists():
+            # the same work as a new account's (hashing the password is most of it), so that the time the
+            # answer takes does not say the address is registered; the hash is thrown away
+            make_password(form.cleaned_data["password1"])
             email_signup_attempt_send(email=email, request=request)
         else:
             with transaction.atomic():

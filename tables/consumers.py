@@ -84,15 +84,50 @@ CLOSE_TOO_MANY = 4409
 CONNECTIONS_PER_USER_AND_TABLE = 4
 CONNECTION_TTL = 6 * 3600  # a connection a crashed process never released stops counting after this
 # What one player may ask of the room (actions, chat, seats: every message past the parser but `sync`) over
-# all their connections in this process, every table together; and chat lines alone.
+# all their connections, every table and every web process together (a token bucket in Redis); and chat
+# lines alone.
 USER_RATE_PER_SECOND, USER_RATE_BURST = 20, 60
 CHAT_RATE_PER_SECOND, CHAT_RATE_BURST = 0.5, 5
+USER_REFUSED, CHAT_REFUSED = 1, 2  # what `user_allow` answers when a bucket is empty (0: allowed)
+
+# Both of a player's buckets in one call: take a token from the first (every message), and if it had one,
+# from the second (chat lines) when one is named. A bucket is a hash (`t`: when it was last filled, `n`: its
+# tokens), kept only while it is not full again: a missing key is a full bucket. Redis's own clock, so that
+# every web process (and machine) reads the same time.
+_USER_BUCKETS_LUA = """
+redis.replicate_commands()
+local clock = redis.call('TIME')
+local now = tonumber(clock[1]) + tonumber(clock[2]) / 1000000
+local function take(key, rate, burst)
+  local kept = redis.call('HMGET', key, 't', 'n')
+  local tokens = tonumber(kept[2])
+  if tokens == nil then
+    tokens = burst
+  else
+    tokens = math.min(burst, tokens + math.max(0, now - tonumber(kept[1])) * rate)
+  end
+  if tokens < 1 then
+    return false
+  end
+  redis.call('HSET', key, 't', tostring(now), 'n', tostring(tokens - 1))
+  redis.call('PEXPIRE', key, math.ceil(burst / rate * 1000) + 1000)
+  return true
+end
+if not take(KEYS[1], tonumber(ARGV[1]), tonumber(ARGV[2])) then
+  return 1
+end
+if KEYS[2] and not take(KEYS[2], tonumber(ARGV[3]), tonumber(ARGV[4])) then
+  return 2
+end
+return 0
+"""
 
 _user_limiters: dict[tuple[int, str, int], protocol.RateLimiter] = {}
 
 
 def user_limiter(user_id: int, kind: str) -> protocol.RateLimiter:
-    """The token bucket that every connection of `user_id` in this process (and event loop) shares."""
+    """The token bucket that every connection of `user_id` in this process (and event loop) shares: used only
+    while Redis cannot be asked (`user_allow`)."""
     key = (id(asyncio.get_running_loop()), kind, user_id)
     limiter = _user_limiters.get(key)
     if limiter is None:
@@ -105,6 +140,35 @@ def user_limiter(user_id: int, kind: str) -> protocol.RateLimiter:
         )
         limiter = _user_limiters[key] = protocol.RateLimiter(rate=rate, burst=burst, clock=time.monotonic)
     return limiter
+
+
+_user_scripts: dict[int, object] = {}
+
+
+async def user_allow(user_id: int, *, chat: bool) -> int:
+    """Whether the player may send one more message (0), over all their connections on every web process, or
+    which of their limits refuses it (USER_REFUSED, CHAT_REFUSED for a chat line): one Redis call (EVALSHA).
+    If Redis cannot answer, this process's own buckets decide, as they did before the room counted in Redis."""
+    import redis.exceptions
+
+    loop_key = id(asyncio.get_running_loop())
+    script = _user_scripts.get(loop_key)
+    if script is None:
+        script = _user_scripts[loop_key] = _redis().register_script(_USER_BUCKETS_LUA)
+    keys = [f"room:rate:all:{user_id}", *([f"room:rate:chat:{user_id}"] if chat else [])]
+    try:
+        return int(
+            await script(
+                keys=keys,
+                args=[USER_RATE_PER_SECOND, USER_RATE_BURST, CHAT_RATE_PER_SECOND, CHAT_RATE_BURST],
+            )
+        )
+    except redis.exceptions.RedisError:
+        if not user_limiter(user_id, "all").allow():
+            return USER_REFUSED
+        if chat and not user_limiter(user_id, "chat").allow():
+            return CHAT_REFUSED
+        return 0
 
 
 _redis_clients: dict[int, object] = {}
@@ -415,12 +479,14 @@ class TableConsumer(RoomConsumer):
                 "login_required", self.translated(gettext_noop("Log in to play; spectators may only watch."))
             )
             return
-        if not user_limiter(self.user.pk, "all").allow():  # over all of this player's connections
+        # over all of this player's connections, on every web process
+        refused = await user_allow(self.user.pk, chat=isinstance(message, protocol.Chat))
+        if refused == USER_REFUSED:
             await self.send_error(
                 "rate_limited", self.translated(gettext_noop("Too many messages: slow down."))
             )
             return
-        if isinstance(message, protocol.Chat) and not user_limiter(self.user.pk, "chat").allow():
+        if refused == CHAT_REFUSED:
             await self.send_error(
                 "rate_limited",
                 self.translated(gettext_noop("You are chatting too fast: wait a few seconds.")),

@@ -7,6 +7,7 @@ from datetime import date
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.contrib.auth.hashers import PBKDF2PasswordHasher, get_hasher
 from django.core import mail
 from django.test import Client
 
@@ -80,6 +81,35 @@ def test_sign_up_answers_the_same_whether_or_not_the_email_is_registered():
     assert get_user_model().objects.filter(email__iexact="giulia@example.com").count() == 1
     told = mail.outbox[-1]
     assert told.to == ["giulia@example.com"] and "already has one" in told.body, "the owner is told, by email"
+
+
+class CountingHasher(PBKDF2PasswordHasher):
+    """Django's PBKDF2 hasher, really hashing, counting the passwords it hashes."""
+
+    algorithm = "pbkdf2_sha256_counted"
+    hashed = 0
+
+    def encode(self, password, salt, iterations=None):
+        type(self).hashed += 1
+        return super().encode(password, salt, iterations)
+
+
+def test_sign_up_takes_as_long_for_a_registered_email_it_hashes_the_password_either_way(settings):
+    """Hashing a password is what takes time at sign-up (hundreds of milliseconds with the real work factor):
+    an address already registered must cost it too, or the answer's delay says the address has an account."""
+    settings.PASSWORD_HASHERS = [f"{CountingHasher.__module__}.CountingHasher"]
+    counting = type(get_hasher())  # the class Django loaded from the setting (this module under its name)
+    assert counting.algorithm == CountingHasher.algorithm
+    sign_up(Client(), "giulia", "giulia@example.com")
+    counting.hashed = 0
+    new = sign_up(Client(), "someone", "someone@example.com")
+    hashed_new, counting.hashed = counting.hashed, 0
+    taken = sign_up(Client(), "intruder", "giulia@example.com")
+    assert hashed_new == counting.hashed == 1, (hashed_new, counting.hashed)
+    assert without_tokens(taken.content.decode()) == without_tokens(new.content.decode()).replace(
+        "someone@example.com", "giulia@example.com"
+    )
+    assert not get_user_model().objects.filter(username="intruder").exists()
 
 
 def test_sign_up_needs_a_date_of_birth_and_refuses_under_eighteen():

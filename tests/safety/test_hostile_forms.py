@@ -294,3 +294,143 @@ def test_the_default_maximum_refuses_ten_billion_euros(client, people):
     )
     assert response.status_code == 400 and "One deposit is at most" in response.content.decode()
     assert _ledger() == before
+
+
+# Each field in turn: the other fields hold what a person would type, so the form's deeper checks run (a valid
+# amount with a bad card, a valid card with a bad amount, a good password with a bad date of birth...).
+
+GOOD_PASSWORD = "pw-Secret-123"
+
+
+def _forms(player, table_id: int) -> list[tuple[str, str, str, dict[str, str]]]:
+    """(who, method, url, valid values) for every form of the room a person fills in."""
+    key = uuid.uuid4().hex
+    return [
+        (
+            "visitor",
+            "post",
+            "/accounts/signup/",
+            {
+                "username": "newcomer",
+                "email": "newcomer@example.com",
+                "password1": "a-Long-pass-123",
+                "password2": "a-Long-pass-123",
+                "date_of_birth": "1990-04-01",
+            },
+        ),
+        ("visitor", "post", "/accounts/login/", {"username": player.username, "password": GOOD_PASSWORD}),
+        ("visitor", "post", "/admin/login/", {"username": player.username, "password": GOOD_PASSWORD}),
+        ("visitor", "post", "/accounts/password/reset/", {"email": player.email}),
+        (
+            "player",
+            "post",
+            "/accounts/password/",
+            {
+                "old_password": GOOD_PASSWORD,
+                "new_password1": "n3w-Secret-456",
+                "new_password2": "n3w-Secret-456",
+            },
+        ),
+        ("player", "post", "/accounts/language/", {"language": "it", "next": "/"}),
+        (
+            "player",
+            "post",
+            "/cashier/deposit/",
+            {"amount": "10.00", "card_number": SandboxProvider.CARD_OK, "idempotency_key": key},
+        ),
+        (
+            "player",
+            "post",
+            "/cashier/withdraw/",
+            {"amount": "10.00", "card_number": SandboxProvider.CARD_OK, "idempotency_key": key},
+        ),
+        ("player", "post", "/cashier/refill/", {"next": "/"}),
+        ("player", "post", "/accounts/limits/", {"period": "day", "amount": "100.00"}),
+        ("player", "post", "/accounts/self-exclusion/", {"period": "30d", "confirm": "on"}),
+        (
+            "player",
+            "get",
+            "/hands/",
+            {"table": str(table_id), "game": "holdem", "since": "2024-01-01", "page": "1", "per_page": "25"},
+        ),
+        (
+            "player",
+            "get",
+            "/hands/download/",
+            {"table": str(table_id), "format": "phh", "since": "2024-01-01"},
+        ),
+    ]
+
+
+def _refused(response) -> bool:
+    """The form was refused: an error status, or the page again with the form's errors on it."""
+    if response.status_code in (400, 403, 404, 405, 429):
+        return True
+    forms_shown = [
+        value
+        for context in (response.context or [])
+        for value in (context.flatten().values() if hasattr(context, "flatten") else [])
+        if isinstance(value, django_forms.BaseForm)
+    ]
+    return response.status_code == 200 and any(form.errors for form in forms_shown)
+
+
+def _room_state() -> tuple:
+    """The ledger and accounts (`_ledger`), with the tables and their seats."""
+    from tables.models import Seat, Table, WaitingEntry
+
+    return (
+        _ledger(),
+        sorted(get_user_model().objects.values_list("id", "password", "email", "preferred_language")),
+        sorted(Table.objects.values_list("id", "seq", "is_open")),
+        sorted(Seat.objects.values_list("id", "user_id", "status")),
+        WaitingEntry.objects.count(),
+    )
+
+
+def test_each_field_of_every_form_in_turn_refuses_hostile_input_while_the_others_are_valid(people, settings):
+    """Every form, each field in turn given each hostile value, the others what a person would type: never a
+    500, and a refused form changes nothing (ledger, accounts, tables). A submission the form accepts (a
+    harmless `next`, a 'confirm' box any text ticks, a username of digits) does its ordinary work, undone
+    before the next, and the ledger stays balanced."""
+    from django.db import transaction
+
+    from cashier.selectors import ledger_check
+
+    player, _staff = people
+    # a cheap hasher first, so that some six hundred requests that check or hash a password take seconds
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher", *settings.PASSWORD_HASHERS]
+    player.set_password(GOOD_PASSWORD)
+    player.save()
+    table = table_create()
+    visitor, logged_in = Client(raise_request_exception=False), Client(raise_request_exception=False)
+    logged_in.force_login(player)
+    clients = {"visitor": visitor, "player": logged_in}
+    failures: list[str] = []
+    tried = refused = 0
+    for who, method, url, valid in _forms(player, table.id):
+        with transaction.atomic():  # the valid values themselves pass: the hostile one is what is refused
+            response = getattr(clients[who], method)(url, data=valid)
+            if response.status_code >= 400 or (_refused(response) and url != "/admin/login/"):
+                failures.append(f"{url} with valid values: {response.status_code}")  # (a player is not staff)
+            transaction.set_rollback(True)
+        logged_in.force_login(player)
+        for field in valid:
+            for value in HOSTILE:
+                data = {**valid, field: value}
+                with transaction.atomic():
+                    before = _room_state()
+                    response = getattr(clients[who], method)(url, data=data)
+                    tried += 1
+                    status = response.status_code
+                    if status >= 500:
+                        failures.append(f"{method.upper()} {url} {field}={value[:20]!r}: {status}")
+                    elif _refused(response) and (refused := refused + 1) and _room_state() != before:
+                        failures.append(f"{url} {field}={value[:20]!r}: refused ({status}) yet changed")
+                    elif not ledger_check().ok:
+                        failures.append(f"{url} {field}={value[:20]!r}: accepted, ledger unbalanced")
+                    transaction.set_rollback(True)
+                if who == "player" and url in ("/accounts/language/", "/accounts/password/"):
+                    logged_in.force_login(player)  # a changed password logs the session out; undone above
+    assert tried > 500 and refused > tried // 2, (tried, refused)  # the checks ran, on refusals mostly
+    assert not failures, "\n".join(failures[:40])

@@ -94,13 +94,10 @@ def test_a_player_who_comes_back_before_the_limit_keeps_the_seat(players):
     assert Seat.objects.get(table=table, number=1).user_id == alice.id
 
 
-def test_a_busted_player_who_does_not_buy_back_loses_the_seat_after_the_shorter_limit(players):
-    table = table_create(sit_out_limit_seconds=600, bust_limit_seconds=120, time_bank_seconds=0)
-    alice, bob = players[:2]
-    sit(table, alice, 1, buy_in=200)
-    sit(table, bob, 2, buy_in=200)
-    busted = None
-    for _ in range(40):  # all in until somebody loses everything (a split pot deals again)
+def _all_in_until_one_busts(table, alice, bob) -> int | None:
+    """Alice and Bob, alone at the table, go all in every hand until one loses everything: that seat's number
+    (None if forty hands were not enough; a split pot deals again)."""
+    for _ in range(40):
         hand = services.hand_deal(table_id=table.id)
         assert hand is not None
         while (hand := _running(table)) is not None:
@@ -119,8 +116,16 @@ def test_a_busted_player_who_does_not_buy_back_loses_the_seat_after_the_shorter_
             )
         broke = [number for number, stack in seat_stacks(table=table).items() if stack == 0]
         if broke:
-            busted = broke[0]
-            break
+            return broke[0]
+    return None
+
+
+def test_a_busted_player_who_does_not_buy_back_loses_the_seat_after_the_shorter_limit(players):
+    table = table_create(sit_out_limit_seconds=600, bust_limit_seconds=120, time_bank_seconds=0)
+    alice, bob = players[:2]
+    sit(table, alice, 1, buy_in=200)
+    sit(table, bob, 2, buy_in=200)
+    busted = _all_in_until_one_busts(table, alice, bob)
     assert busted is not None
     seat = Seat.objects.get(table=table, number=busted)
     assert seat.status == "sitting_out" and seat.sat_out_at is not None, "busted: sat out as the hand ended"
@@ -216,6 +221,52 @@ def test_the_waiting_list_offers_a_freed_seat_to_the_first_then_the_next(players
     assert not WaitingEntry.objects.filter(table=table).exists(), "seated: off the list"
     table.refresh_from_db()
     assert table.waiting_count == 0
+
+
+def test_a_seat_freed_by_the_sit_out_limit_is_offered_to_the_first_on_the_list(players):
+    """A full table, two people waiting; the sweep removes a player sitting out past the limit: the seat is
+    held for the first on the list (not the second, nor a stranger), who sits down in it."""
+    table = _full_table(players)
+    alice, bob, carol, dave = players
+    seated_with = wallet_balances(user=alice)["play"]  # her buy-in of 200 at the table
+    services.waiting_join(table_id=table.id, user=carol)
+    services.waiting_join(table_id=table.id, user=dave)
+    services.seat_sit_out(table_id=table.id, user=alice)
+    _age(table, 1, table.sit_out_limit_seconds - 5)
+    assert services.seats_expired_release() == 0, "not yet: the seat stays hers"
+    _age(table, 1, table.sit_out_limit_seconds + 1)
+    assert services.seats_expired_release() == 1
+    assert Seat.objects.get(table=table, number=1).user_id is None
+    assert wallet_balances(user=alice)["play"] == seated_with + 200, "her stack is back in the wallet"
+    assert WaitingEntry.objects.get(user=carol).offered_seat == 1
+    assert WaitingEntry.objects.get(user=dave).offered_seat is None
+    for stranger in (dave, player_create()):
+        with pytest.raises(services.TableError) as refused:
+            sit(table, stranger, 1)
+        assert refused.value.code == "seat_reserved"
+    sit(table, carol, 1)
+    assert Seat.objects.get(table=table, number=1).user_id == carol.id
+    assert list(WaitingEntry.objects.filter(table=table).values_list("user_id", flat=True)) == [dave.id]
+    assert ledger_check().ok
+
+
+def test_a_seat_freed_by_the_buy_back_limit_is_offered_to_the_first_on_the_list(players):
+    table = table_create(seats=2, bust_limit_seconds=120, time_bank_seconds=0)
+    alice, bob, carol, dave = players
+    sit(table, alice, 1)
+    sit(table, bob, 2)
+    busted = _all_in_until_one_busts(table, alice, bob)
+    assert busted is not None
+    services.waiting_join(table_id=table.id, user=carol)  # the table is full: the busted player sits on
+    services.waiting_join(table_id=table.id, user=dave)
+    assert WaitingEntry.objects.get(user=carol).offered_seat is None
+    _age(table, busted, 121)
+    assert services.seats_expired_release() == 1
+    assert WaitingEntry.objects.get(user=carol).offered_seat == busted
+    assert WaitingEntry.objects.get(user=dave).offered_seat is None
+    sit(table, carol, busted)
+    assert Seat.objects.get(table=table, number=busted).user_id == carol.id
+    assert ledger_check().ok
 
 
 def test_a_player_leaves_the_list_and_an_offer_goes_on(players):
