@@ -8,6 +8,7 @@ database) and `legal` on their turn; a spectator's consumer adds nothing.
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -26,6 +27,8 @@ from tables.broadcast import LOBBY_GROUP, table_group, user_group
 from tables.models import Table
 from tables.selectors import chat_recent, table_list_open
 from tables.state import for_viewer, table_snapshot_now
+
+logger = logging.getLogger(__name__)
 
 DB_THREADS = int(os.environ.get("ROOM_DB_THREADS", "4"))
 
@@ -82,7 +85,10 @@ CLOSE_TOO_MANY = 4409
 # One player's connections to one table, counted over every web process (in Redis): a few tabs or devices,
 # not 60 connections multiplying the per-connection rate limit.
 CONNECTIONS_PER_USER_AND_TABLE = 4
-CONNECTION_TTL = 6 * 3600  # a connection a crashed process never released stops counting after this
+# Each process refreshes its live connections' entries every CONNECTION_REFRESH seconds; an entry not refreshed
+# for CONNECTION_TTL (a process killed before it could release its connections) no longer counts.
+CONNECTION_REFRESH = 20
+CONNECTION_TTL = 60
 # What one player may ask of the room (actions, chat, seats: every message past the parser but `sync`) over
 # all their connections, every table and every web process together (a token bucket in Redis); and chat
 # lines alone.
@@ -190,8 +196,46 @@ def _connections_key(user_id: int, table_id: int) -> str:
     return f"room:ws:{table_id}:{user_id}"
 
 
+# This process's live connections, by event loop: {loop id: {(Redis key, channel name), ...}}, and the task
+# that keeps their entries fresh.
+_connections_live: dict[int, set[tuple[str, str]]] = {}
+_connections_refreshers: dict[int, asyncio.Task] = {}
+
+
+async def _connections_refresh() -> None:
+    """Every CONNECTION_REFRESH seconds, mark this event loop's live connections as still open (one pipelined
+    ZADD XX each: an entry released meanwhile is not brought back)."""
+    live = _connections_live.setdefault(id(asyncio.get_running_loop()), set())
+    while True:
+        await asyncio.sleep(CONNECTION_REFRESH)
+        if not live:
+            continue
+        now = time.time()
+        try:
+            async with _redis().pipeline(transaction=False) as pipe:
+                for key, channel_name in list(live):
+                    pipe.zadd(key, {channel_name: now}, xx=True)
+                    pipe.expire(key, CONNECTION_TTL)
+                await pipe.execute()
+        except Exception:  # Redis away for a moment: the next round tries again
+            logger.warning("could not refresh the connection counts", exc_info=True)
+
+
+def _connections_track(key: str, channel_name: str, *, live: bool) -> None:
+    loop_key = id(asyncio.get_running_loop())
+    entries = _connections_live.setdefault(loop_key, set())
+    if live:
+        entries.add((key, channel_name))
+        task = _connections_refreshers.get(loop_key)
+        if task is None or task.done():
+            _connections_refreshers[loop_key] = asyncio.get_running_loop().create_task(_connections_refresh())
+    else:
+        entries.discard((key, channel_name))
+
+
 async def connection_claim(user_id: int, table_id: int, channel_name: str) -> bool:
-    """Count this connection among the player's at the table; False (and not counted) past the cap."""
+    """Count this connection among the player's at the table; False (and not counted) past the cap. Entries a
+    killed process left behind stop counting CONNECTION_TTL seconds after their last refresh."""
     key, now = _connections_key(user_id, table_id), time.time()
     async with _redis().pipeline(transaction=True) as pipe:
         pipe.zremrangebyscore(key, 0, now - CONNECTION_TTL)
@@ -202,11 +246,14 @@ async def connection_claim(user_id: int, table_id: int, channel_name: str) -> bo
     if count > CONNECTIONS_PER_USER_AND_TABLE:
         await _redis().zrem(key, channel_name)
         return False
+    _connections_track(key, channel_name, live=True)
     return True
 
 
 async def connection_release(user_id: int, table_id: int, channel_name: str) -> None:
-    await _redis().zrem(_connections_key(user_id, table_id), channel_name)
+    key = _connections_key(user_id, table_id)
+    _connections_track(key, channel_name, live=False)
+    await _redis().zrem(key, channel_name)
 
 
 class RoomConsumer(AsyncWebsocketConsumer):

@@ -110,6 +110,51 @@ def test_a_player_may_open_a_table_a_few_times_not_sixty():
     asyncio.run(scenario())
 
 
+def test_connections_a_killed_process_never_closed_stop_counting_within_the_ttl(monkeypatch):
+    """A web process killed with a player's 4 windows of a table open cannot release them: they count against
+    the player's cap until CONNECTION_TTL after their last refresh, not for hours; live ones stay counted."""
+    from tables import consumers
+
+    monkeypatch.setattr(consumers, "CONNECTION_TTL", 3)
+    monkeypatch.setattr(consumers, "CONNECTION_REFRESH", 0.5)
+    table = table_create()
+    alice = player_create()
+    cookie = session_cookie_for(alice)
+
+    async def refused() -> bool:
+        extra = communicator(table.id, cookie=cookie)
+        connected, _ = await extra.connect()
+        assert connected
+        first = await extra.receive_json_from(timeout=5)
+        if first["type"] == "error":
+            assert first["code"] == "too_many_connections"
+            return True
+        await extra.disconnect()
+        return False
+
+    async def the_process_that_dies():
+        sockets = [communicator(table.id, cookie=cookie) for _ in range(CONNECTIONS_PER_USER_AND_TABLE)]
+        for ws in sockets:
+            assert (await opened(ws))["type"] == "state"
+        await asyncio.sleep(7)  # over twice the TTL: the open connections are refreshed, so still counted
+        assert await refused(), "live connections kept counting past the TTL"
+        # Killed: nothing refreshes or releases its connections any more.
+        loop_key = id(asyncio.get_running_loop())
+        consumers._connections_live.pop(loop_key, None)
+        consumers._connections_refreshers.pop(loop_key).cancel()
+        for ws in sockets:
+            ws.future.cancel()
+        await asyncio.sleep(0.1)
+
+    async def another_process():
+        assert await refused(), "the dead process's connections count at first"
+        await asyncio.sleep(4)
+        assert not await refused(), "they stop counting once the TTL is past"
+
+    asyncio.run(the_process_that_dies())
+    asyncio.run(another_process())
+
+
 def test_a_player_flooding_the_chat_over_several_connections_is_held_to_one_limit():
     table = table_create()
     alice = player_create()
