@@ -52,6 +52,30 @@ class Record:
     )  # user -> table they were moved to, until dealt there
 
 
+def fast_structure(seconds: int = 3):
+    """The default ladder with levels of `seconds` (the blinds rise while the test plays)."""
+    from tournaments.models import BlindLevel, BlindStructure
+    from tournaments.rules.structures import Speed, default_schedule
+
+    structure = BlindStructure.objects.create(
+        name=f"Fast {seconds}s {BlindStructure.objects.count()}",
+        speed=Speed.HYPER.value,
+        starting_stack=1_500,
+    )
+    BlindLevel.objects.bulk_create(
+        BlindLevel(
+            structure=structure,
+            number=n,
+            small_blind=lv.small_blind,
+            big_blind=lv.big_blind,
+            ante=lv.ante,
+            seconds=lv.seconds,
+        )
+        for n, lv in enumerate(default_schedule(Speed.HYPER, level_seconds=seconds).levels, start=1)
+    )
+    return structure
+
+
 def tournament_tables(tournament: Tournament) -> list[Table]:
     return list(Table.objects.filter(tournament_table__tournament=tournament).order_by("id"))
 
@@ -125,15 +149,23 @@ def _check_new_deals(tournament: Tournament, record: Record) -> None:
                 record.last_big_blind_of[user] = (record.dealt_counter[user], hand.pk)
 
 
-def play_to_the_end(tournament: Tournament, *, rng: random.Random, max_actions: int = 200_000) -> Record:
-    """Play the running tournament to its winner; returns what was seen. Fails on a stall."""
+def play_to_the_end(
+    tournament: Tournament,
+    *,
+    rng: random.Random,
+    max_actions: int = 200_000,
+    until=None,
+    record: Record | None = None,
+) -> Record:
+    """Play the running tournament to its winner (or, with `until`, to the first moment between actions when
+    `until()` is true); returns what was seen. Fails on a stall."""
     tournament.refresh_from_db()
     entrants = None  # late entries may join: counted at each check
-    record = Record()
+    record = record or Record()
     _floor(tournament, record)
     for _ in range(max_actions):
         tournament.refresh_from_db()
-        if tournament.status == Tournament.Status.FINISHED:
+        if tournament.status == Tournament.Status.FINISHED or (until is not None and until()):
             return record
         _check_new_deals(tournament, record)
         running = list(

@@ -12,7 +12,7 @@ from cashier.selectors import ledger_check, wallet_balances
 from tables import services as table_services
 from tables.models import Hand, Seat, Table
 from tests.factories import eur_player, player_create, tournament_create
-from tests.tournaments.play_helpers import check_chips, play_to_the_end, pool_balance
+from tests.tournaments.play_helpers import check_chips, fast_structure, play_to_the_end, pool_balance
 from tournaments import play, services
 from tournaments.models import Entry, Tournament, TournamentTable
 
@@ -22,30 +22,6 @@ pytestmark = pytest.mark.django_db(transaction=True)
 @pytest.fixture(autouse=True)
 def no_pause_between_hands(monkeypatch):
     monkeypatch.setattr(table_services, "DEAL_PAUSE_SECONDS", 0)
-
-
-def fast_structure(seconds: int = 3):
-    """The default ladder with levels of `seconds` (the blinds rise while the test plays)."""
-    from tournaments.models import BlindLevel, BlindStructure
-    from tournaments.rules.structures import Speed, default_schedule
-
-    structure = BlindStructure.objects.create(
-        name=f"Fast {seconds}s {BlindStructure.objects.count()}",
-        speed=Speed.HYPER.value,
-        starting_stack=1_500,
-    )
-    BlindLevel.objects.bulk_create(
-        BlindLevel(
-            structure=structure,
-            number=n,
-            small_blind=lv.small_blind,
-            big_blind=lv.big_blind,
-            ante=lv.ante,
-            seconds=lv.seconds,
-        )
-        for n, lv in enumerate(default_schedule(Speed.HYPER, level_seconds=seconds).levels, start=1)
-    )
-    return structure
 
 
 def _finish_checks(tournament: Tournament, players, wallets_before: dict, expected_prizes: list[int]) -> None:
