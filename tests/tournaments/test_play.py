@@ -3,6 +3,7 @@ database: places, prizes to the cent, the pool at zero, a clean ledger, chips co
 balancing rules after every hand of a 60-player multi-table, hand-for-hand on the bubble."""
 
 import random
+from collections import Counter
 from datetime import timedelta
 
 import pytest
@@ -259,7 +260,7 @@ def test_on_the_bubble_tables_play_hand_for_hand_and_its_busts_count_together():
 def test_late_registration_seats_new_entries_with_the_starting_stack_at_the_emptiest_table():
     tournament = tournament_create(
         kind="mtt",
-        seats=3,
+        seats=6,
         currency="play",
         buy_in=1_000,
         fee=0,
@@ -268,26 +269,29 @@ def test_late_registration_seats_new_entries_with_the_starting_stack_at_the_empt
         late_registration_levels=2,
         blind_structure=fast_structure(seconds=8),
     )
-    players = [player_create() for _ in range(7)]  # three tables: 3, 2 and 2
+    players = [player_create() for _ in range(7)]  # two 6-seat tables: 4 and 3
     for player in players:
         services.tournament_register(tournament_id=tournament.pk, user=player)
     services.tournament_start(tournament_id=tournament.pk)
     play.tournament_floor(tournament_id=tournament.pk)
-    late = [player_create() for _ in range(2)]
-    for player in late:
+
+    def sizes() -> dict[int, int]:
+        seated = Seat.objects.filter(table__tournament_table__tournament=tournament, user__isnull=False)
+        return dict(Counter(seated.values_list("table_id", flat=True)))
+
+    assert sorted(sizes().values()) == [3, 4]
+    late = [player_create() for _ in range(3)]
+    for player in late:  # each to the emptiest table, though the other has free seats too
+        before = sizes()
         services.tournament_register(tournament_id=tournament.pk, user=player)
-    play.tournament_floor(tournament_id=tournament.pk)
-    for player in late:
+        play.tournament_floor(tournament_id=tournament.pk)
         entry = Entry.objects.get(tournament=tournament, user=player)
         assert entry.status == Entry.Status.PLAYING and entry.chips == tournament.starting_stack
         assert Seat.objects.get(table_id=entry.table_id, number=entry.seat).user_id == player.pk
-    check_chips(tournament, 9)
-    sizes = sorted(
-        Seat.objects.filter(table__tournament_table__tournament=tournament, user__isnull=False).values_list(
-            "table_id", flat=True
-        )
-    )
-    assert len(sizes) == 9
+        assert before[entry.table_id] == min(before.values()), (before, entry.table_id)
+        assert sizes()[entry.table_id] == before[entry.table_id] + 1
+    check_chips(tournament, 10)
+    assert sorted(sizes().values()) == [5, 5]
     record = play_to_the_end(tournament, rng=random.Random(9))
     assert not record.problems, record.problems[:5]
     tournament.refresh_from_db()
@@ -296,4 +300,4 @@ def test_late_registration_seats_new_entries_with_the_starting_stack_at_the_empt
         and pool_balance(tournament) == 0
         and ledger_check().ok
     )
-    assert sum(tournament.entries.values_list("prize", flat=True)) == 9 * 1_000
+    assert sum(tournament.entries.values_list("prize", flat=True)) == 10 * 1_000
