@@ -221,9 +221,16 @@ def test_a_multi_table_of_60_on_10_tables_plays_to_its_winner_under_the_balancin
     record = play_to_the_end(tournament, rng=random.Random(60))
     assert not record.problems, record.problems[:10]
     assert record.moves > 0 and record.deals_checked > 10
-    # On the bubble (10 left, 9 paid, two tables) the tables play hand-for-hand (checked at every floor run),
-    # unless one hand's busts jumped over it.
-    assert record.hand_for_hand_seen or not record.bubbles
+    # Balance moves checked on the rows (the fuller table's next big blind, to the seat posting it soonest),
+    # and players out in one real hand placed by their stacks at its start.
+    assert record.moves_checked > 0 and record.together_checked > 0, (
+        record.moves_checked,
+        record.together_checked,
+    )
+    # The bubble (10 left, 9 paid) is reached on two tables: they deal in rounds (a table that has dealt the
+    # round waits for the other's hand), no table twice in a round.
+    assert record.bubbles > 0 and record.hand_for_hand_seen and record.hand_for_hand_deals
+    assert record.hand_for_hand_waits > 0
     prizes = list(tournament.entries.filter(prize__gt=0).order_by("place").values_list("prize", flat=True))
     assert len(prizes) == 9 and sum(prizes) == 60 * 1_000
     _finish_checks(tournament, players, wallets, prizes)
