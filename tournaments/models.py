@@ -235,6 +235,10 @@ class Tournament(models.Model):
         "payout_table",
     )
 
+    # Changing any of these while the tables deal would change a tournament in play (its clock, its tables,
+    # who may still enter); before the start they may change.
+    FROZEN_ONCE_STARTED = ("blind_structure", "seats_per_table", "late_registration_levels")
+
     class Meta:
         verbose_name = _("tournament")
         verbose_name_plural = _("tournaments")
@@ -303,15 +307,36 @@ class Tournament(models.Model):
         return {}
 
     def _frozen_errors(self) -> dict[str, str]:
-        if self.pk is None or not self.entries.exists():
+        if self.pk is None:
             return {}
-        stored = Tournament.objects.filter(pk=self.pk).values(*self.FROZEN_ONCE_REGISTERED).first() or {}
-        key = {"payout_table": "payout_table_id"}
-        return {
-            name: _("Players have registered: this can no longer change.")
-            for name in self.FROZEN_ONCE_REGISTERED
+        stored = (
+            Tournament.objects.filter(pk=self.pk)
+            .values("status", *self.FROZEN_ONCE_REGISTERED, *self.FROZEN_ONCE_STARTED)
+            .first()
+            or {}
+        )
+        key = {"payout_table": "payout_table_id", "blind_structure": "blind_structure_id"}
+        changed = {
+            name
+            for name in (*self.FROZEN_ONCE_REGISTERED, *self.FROZEN_ONCE_STARTED)
             if name in stored and stored[name] != getattr(self, key.get(name, name))
         }
+        errors = {}
+        if stored.get("status", self.Status.REGISTERING) != self.Status.REGISTERING:
+            errors = {
+                name: _("The tournament has started: this can no longer change.")
+                for name in self.FROZEN_ONCE_STARTED
+                if name in changed
+            }
+        if self.entries.exists():
+            errors.update(
+                {
+                    name: _("Players have registered: this can no longer change.")
+                    for name in self.FROZEN_ONCE_REGISTERED
+                    if name in changed
+                }
+            )
+        return errors
 
     def save(self, *args, **kwargs) -> None:
         if self.kind == self.Kind.SIT_AND_GO and self.max_entrants:

@@ -307,7 +307,16 @@ def tournament_floor(*, tournament_id: int, now: datetime | None = None) -> dict
             .filter(pk__in=[link.table_id for link in links])
             .order_by("id")
         }
+        provisional = set(
+            tournament.entries.filter(status=Entry.Status.FINISHED, prize__isnull=True).values_list(
+                "pk", flat=True
+            )
+        )
         level_advance(tournament=tournament, now=now)
+        if provisional:
+            from tournaments.finishes import late_places_settle
+
+            late_places_settle(tournament_id=tournament.pk)  # its last level has ended
         running = set(
             Hand.objects.filter(table_id__in=tables, status=Hand.Status.RUNNING).values_list(
                 "table_id", flat=True
@@ -315,6 +324,8 @@ def tournament_floor(*, tournament_id: int, now: datetime | None = None) -> dict
         )
         done["seated_late"] = _late_entries_seat(tournament=tournament, links=links, tables=tables, now=now)
         done["busts"] = _busts_settle(tournament=tournament, links=links, running=running, now=now)
+        if provisional:
+            _settled_places_tell(tournament=tournament, links=links, provisional=provisional)
         tournament.refresh_from_db()
         if tournament.status == Status.FINISHED:
             _tables_close(links=links, tables=tables, tournament=tournament)
@@ -565,7 +576,14 @@ def _busts_settle(
             if finish.entry not in names:  # the last player left: the winner
                 winner = Entry.objects.select_related("user").get(pk=finish.entry)
                 names[finish.entry] = winner.user.username
-            places.append({"player": names[finish.entry], "place": finish.place, "prize": finish.prize})
+            places.append(
+                {
+                    "player": names[finish.entry],
+                    "place": finish.place,
+                    "prize": None if finish.provisional else finish.prize,
+                    "provisional": finish.provisional,
+                }
+            )
         Entry.objects.filter(pk__in=[entry.pk for entry, _b in group]).update(table=None, seat=None)
         event = {
             "event": "places",
@@ -577,6 +595,32 @@ def _busts_settle(
         for table_id in tables_told:
             broadcast.table_publish_on_commit(table_id=table_id, events=[event])
     return len(busted)
+
+
+def _settled_places_tell(
+    *, tournament: Tournament, links: list[TournamentTable], provisional: set[int]
+) -> None:
+    """Late registration closed (its last level ended, or the field reached the money): the places of the
+    players who were out with a provisional place are final; every table of the tournament is told (they
+    left their tables, and may be watching any)."""
+    settled = list(
+        tournament.entries.filter(pk__in=provisional, prize__isnull=False)
+        .select_related("user")
+        .order_by("place", "pk")
+    )
+    if not settled:
+        return
+    event = {
+        "event": "places",
+        "places": [
+            {"player": e.user.username, "place": e.place, "prize": e.prize, "provisional": False}
+            for e in settled
+        ],
+        "finished": False,
+        "currency": tournament.currency,
+    }
+    for link in links:
+        broadcast.table_publish_on_commit(table_id=link.table_id, events=[event])
 
 
 def _tables_close(*, links: list[TournamentTable], tables: dict[int, Table], tournament: Tournament) -> None:

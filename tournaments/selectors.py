@@ -82,6 +82,8 @@ def tournament_row(tournament: Tournament) -> dict:
         "starting_stack": tournament.starting_stack,
         "players_left": tournament.players_left,
         "late_registration_levels": tournament.late_registration_levels,
+        "late_registration_open": _in_late_levels(tournament)
+        and _late_open(tournament, entrants=tournament.entrants, left=tournament.players_left),
         "practice": tournament.practice,
     }
 
@@ -126,7 +128,8 @@ def tournament_detail(*, tournament: Tournament) -> dict:
         "tables": tournament_tables(tournament=tournament),
         "standings": [
             {"name": entry.user.username, "bot": entry.user.is_bot, "status": entry.status, "chips": entry.chips,
-             "place": entry.place, "prize": entry.prize, "table": entry.table_id}
+             "place": entry.place, "prize": entry.prize, "table": entry.table_id,
+             "provisional": entry.status == Entry.Status.FINISHED and entry.prize is None}
             for entry in tournament_standings(tournament=tournament)
         ],
     }  # fmt: skip
@@ -147,6 +150,32 @@ def entry_of(*, tournament: Tournament, user) -> Entry | None:
 
 def players_left(*, tournament: Tournament) -> int:
     return tournament.entries.filter(status__in=(Entry.Status.REGISTERED, Entry.Status.PLAYING)).count()
+
+
+def late_registration_open(*, tournament: Tournament, leaving: int = 0) -> bool:
+    """Whether a running multi-table still takes entries (and `leaving` players busting now would leave it
+    open): its level is one of the late-registration levels and the players left are above those at which
+    the field reaches the money (`PayoutSchedule.late_registration_closes_at`). While it is open, a bust's
+    place is provisional and nothing is paid; it closes for good (the players left only fall from there)."""
+    if not _in_late_levels(tournament):
+        return False
+    entrants = tournament.entries.filter(status__in=Entry.IN_TOURNAMENT).count()
+    return _late_open(tournament, entrants=entrants, left=players_left(tournament=tournament) - leaving)
+
+
+def _in_late_levels(tournament: Tournament) -> bool:
+    return (
+        tournament.status == Tournament.Status.RUNNING
+        and tournament.kind == Tournament.Kind.MULTI_TABLE
+        and 1 <= tournament.level <= tournament.late_registration_levels
+    )
+
+
+def _late_open(tournament: Tournament, *, entrants: int, left: int) -> bool:
+    closes_at = tournament.payout_table.schedule().late_registration_closes_at(
+        entrants=entrants, max_entrants=tournament.max_entrants
+    )
+    return left > closes_at
 
 
 def prize_pool(*, tournament: Tournament) -> int:

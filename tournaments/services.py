@@ -26,8 +26,9 @@ from tournaments.errors import (
     TournamentFull,
     WrongStatus,
 )
-from tournaments.finishes import tournament_busts_record
+from tournaments.finishes import provisional_places_shift, tournament_busts_record
 from tournaments.models import Entry, Tournament
+from tournaments.selectors import late_registration_open
 
 Status = Tournament.Status
 __all__ = [
@@ -47,12 +48,7 @@ def _registration_check(tournament: Tournament) -> None:
         return
     if tournament.status == Status.RUNNING and tournament.kind == Tournament.Kind.SIT_AND_GO:
         raise TournamentFull(_("This tournament is full."))  # it started when its last seat was taken
-    late = (
-        tournament.status == Status.RUNNING
-        and tournament.kind == Tournament.Kind.MULTI_TABLE
-        and 1 <= tournament.level <= tournament.late_registration_levels
-    )
-    if not late:
+    if not late_registration_open(tournament=tournament):
         raise RegistrationClosed(_("Registration for this tournament is closed."))
 
 
@@ -65,7 +61,9 @@ def tournament_register(
     player already in it, the tournament full, a deactivated account, a house bot outside practice
     tournaments, a self-excluded player, a wallet short of buy-in + fee. A person registering for a practice
     sit-and-go brings house bots to fill it (unless `fill_with_bots` is False); a sit-and-go starts when full.
-    An entry made in late registration waits to be seated (not yet done: docs/tournaments.md, known limits).
+    An entry made in late registration (a multi-table in its late-registration levels, until the field
+    reaches the money) comes in above the players already out, whose provisional places move down one; the
+    floor seats it with the starting stack at the emptiest table (`tournaments.play`).
 
     Lock: none held by the caller (takes the tournament's row, then the ledger's)."""
     now = now or timezone.now()
@@ -91,6 +89,8 @@ def tournament_register(
                 )
         except IntegrityError:
             raise AlreadyRegistered(_("You are already registered for this tournament.")) from None
+        if tournament.status == Status.RUNNING:
+            provisional_places_shift(tournament=tournament)
         cashier.tournament_entry_pay(
             user=user,
             currency=tournament.currency,

@@ -12,6 +12,7 @@ from tournaments import services
 from tournaments.errors import TournamentError
 from tournaments.selectors import (
     entry_of,
+    late_registration_open,
     tournament_detail,
     tournament_get,
     tournament_levels,
@@ -52,6 +53,7 @@ def tournament_page(request, tournament_id: int):
             "standings": tournament_standings(tournament=tournament),
             "entry": entry_of(tournament=tournament, user=request.user),
             "tables": tournament_tables(tournament=tournament),
+            "late_registration_open": late_registration_open(tournament=tournament),
         },
     )
 

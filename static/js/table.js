@@ -27,6 +27,8 @@ const FALLBACK = {
   t_finished_prize: "{name} finishes in place {place} and wins {prize}",
   t_you_moved: "The tournament moves you to another table…",
   t_you_finished: "You finished in place {place}.",
+  t_out_provisional: "{name} is out: place {place} for now (final when late registration closes)",
+  t_you_out_provisional: "You are out in place {place} for now: your place is provisional until late registration closes, and then it is final.",
   t_you_finished_prize: "You finished in place {place} and won {prize}.",
   t_see_standings: "See the standings",
   t_over: "The tournament is over.",
@@ -1936,7 +1938,8 @@ export class TablePage {
       case "places":
         for (const p of ev.places || []) {
           const prize = p.prize ? formatMoney(p.prize, ev.currency) : "";
-          this.dealerLine(this.t(prize ? "t_finished_prize" : "t_finished", { name: p.player, place: p.place, prize }));
+          const line = p.provisional ? "t_out_provisional" : prize ? "t_finished_prize" : "t_finished";
+          this.dealerLine(this.t(line, { name: p.player, place: p.place, prize }));
           if (this.authenticated && p.player === this.userName) this.showResult(p, ev.currency);
         }
         break;
@@ -1971,7 +1974,9 @@ export class TablePage {
 
   showResult(place, currency) {
     const E = this.el;
-    const text = place.prize
+    const text = place.provisional
+      ? this.t("t_you_out_provisional", { place: place.place })
+      : place.prize
       ? this.t("t_you_finished_prize", { place: place.place, prize: formatMoney(place.prize, currency) })
       : this.t("t_you_finished", { place: place.place });
     const info = this.state && this.state.tournament;

@@ -49,7 +49,7 @@ function start() {
     const money = (amount) => formatMoney(amount, data.currency);
     standings.querySelector("tbody").replaceChildren(...data.standings.map((s) => h("tr", {},
       h("td", {}, s.name, s.bot ? h("span", { class: "bot-tag", text: " " + t("bot") }) : null),
-      h("td", { text: String(s.chips) }), h("td", { text: s.place ? String(s.place) : "" }),
+      h("td", { text: String(s.chips) }), h("td", { text: s.place ? String(s.place) + (s.provisional ? " " + t("provisional") : "") : "" }),
       h("td", { text: s.prize ? money(s.prize) : "" }))));
     if (tables) {
       tables.hidden = !data.tables.length;

@@ -82,7 +82,7 @@ class TournamentList {
       return h("span", {}, h("span", { class: "dim", text: this.t("registered") + " " }),
         this.form(`${base}unregister/`, this.t("unregister"), "ghost unregister"));
     }
-    const open = t.status === "registering" || (t.status === "running" && t.level <= t.late_registration_levels);
+    const open = t.status === "registering" || (t.status === "running" && t.late_registration_open);
     if (!open || t.entrants >= t.max_entrants) return null;
     if (!this.authenticated) return h("a", { href: this.loginUrl, text: this.t("log_in") });
     return this.form(`${base}register/`, this.t("register"), "primary register");

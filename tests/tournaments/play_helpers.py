@@ -11,9 +11,11 @@ from cashier.ledger import system_account_get
 from cashier.models import AccountKind
 from tables import services as table_services
 from tables.bots import bot_choose
+from tables.engine.positions import MissedBlinds, Positions, SeatState
 from tables.models import Hand, Seat, Table
 from tournaments import play
 from tournaments.models import Entry, Tournament, TournamentTable
+from tournaments.rules.seating import TableSeats, seat_for_moved_player
 
 
 def pool_balance(tournament: Tournament) -> int:
@@ -50,6 +52,34 @@ class Record:
     arrived: dict[int, int] = field(
         default_factory=dict
     )  # user -> table they were moved to, until dealt there
+    moves_checked: int = 0  # balance moves checked against the rules on the tables as the database had them
+    hand_for_hand_deals: set[tuple[int, int]] = field(default_factory=set)  # (round, table) dealt
+    hand_for_hand_waits: int = 0  # floor runs where a table that had dealt the round waited for another
+    together_checked: int = 0  # groups of players out in one hand (or round) whose places were checked
+
+
+def fast_structure(seconds: int = 3):
+    """The default ladder with levels of `seconds` (the blinds rise while the test plays)."""
+    from tournaments.models import BlindLevel, BlindStructure
+    from tournaments.rules.structures import Speed, default_schedule
+
+    structure = BlindStructure.objects.create(
+        name=f"Fast {seconds}s {BlindStructure.objects.count()}",
+        speed=Speed.HYPER.value,
+        starting_stack=1_500,
+    )
+    BlindLevel.objects.bulk_create(
+        BlindLevel(
+            structure=structure,
+            number=n,
+            small_blind=lv.small_blind,
+            big_blind=lv.big_blind,
+            ante=lv.ante,
+            seconds=lv.seconds,
+        )
+        for n, lv in enumerate(default_schedule(Speed.HYPER, level_seconds=seconds).levels, start=1)
+    )
+    return structure
 
 
 def tournament_tables(tournament: Tournament) -> list[Table]:
@@ -90,6 +120,13 @@ def _check_new_deals(tournament: Tournament, record: Record) -> None:
         record.seen_hands.add(hand.pk)
         dealt = len(hand.players)
         size = sizes.get(hand.table_id, 0)
+        round_now = Tournament.objects.get(pk=tournament.pk).hand_for_hand_round
+        if hand.status == Hand.Status.RUNNING and round_now:  # dealt in this hand-for-hand round
+            if (round_now, hand.table_id) in record.hand_for_hand_deals:
+                record.problems.append(
+                    f"table {hand.table_id} dealt twice in hand-for-hand round {round_now}"
+                )
+            record.hand_for_hand_deals.add((round_now, hand.table_id))
         if hand.status == Hand.Status.RUNNING and len(sizes) > 1:
             if any(abs(other - size) > 1 for other in sizes.values()):
                 record.problems.append(
@@ -125,15 +162,23 @@ def _check_new_deals(tournament: Tournament, record: Record) -> None:
                 record.last_big_blind_of[user] = (record.dealt_counter[user], hand.pk)
 
 
-def play_to_the_end(tournament: Tournament, *, rng: random.Random, max_actions: int = 200_000) -> Record:
-    """Play the running tournament to its winner; returns what was seen. Fails on a stall."""
+def play_to_the_end(
+    tournament: Tournament,
+    *,
+    rng: random.Random,
+    max_actions: int = 200_000,
+    until=None,
+    record: Record | None = None,
+) -> Record:
+    """Play the running tournament to its winner (or, with `until`, to the first moment between actions when
+    `until()` is true); returns what was seen. Fails on a stall."""
     tournament.refresh_from_db()
     entrants = None  # late entries may join: counted at each check
-    record = Record()
+    record = record or Record()
     _floor(tournament, record)
     for _ in range(max_actions):
         tournament.refresh_from_db()
-        if tournament.status == Tournament.Status.FINISHED:
+        if tournament.status == Tournament.Status.FINISHED or (until is not None and until()):
             return record
         _check_new_deals(tournament, record)
         running = list(
@@ -178,9 +223,112 @@ def play_to_the_end(tournament: Tournament, *, rng: random.Random, max_actions: 
     raise AssertionError("the tournament did not finish")
 
 
+def _tables_as_stored(tournament: Tournament) -> dict[int, TableSeats]:
+    """Each table of the tournament as its rows say (seats, their states, the last hand's positions), players
+    with chips only (those without are out when the floor runs)."""
+    result = {}
+    for link in TournamentTable.objects.filter(tournament=tournament, broken=False).select_related("table"):
+        table = link.table
+        players = dict(
+            Entry.objects.filter(table=table, status=Entry.Status.PLAYING, chips__gt=0).values_list(
+                "seat", "pk"
+            )
+        )
+        states = {
+            seat.number - 1: SeatState(
+                new=seat.is_new,
+                just_posted_big_blind=seat.just_posted_big_blind,
+                missed=MissedBlinds(small=seat.missed_small, big=seat.missed_big),
+            )
+            for seat in Seat.objects.filter(table=table, number__in=players)
+        }
+        result[link.table_id] = TableSeats(
+            table=link.number,
+            seat_count=table.seats,
+            players={seat - 1: entry for seat, entry in players.items()},
+            previous=Positions(**table.positions) if table.positions else None,
+            states=states,
+            first_button=link.first_button,
+            round=link.round,
+        )
+    return result
+
+
+def _out_waiting(tournament: Tournament) -> dict[int, tuple[object, int]]:
+    """Players whose chips ran out, not yet recorded: entry -> (the hand or round they went out in, their stack
+    when it began)."""
+    round_now = Tournament.objects.get(pk=tournament.pk).hand_for_hand_round
+    out = {}
+    for entry in Entry.objects.filter(tournament=tournament, status=Entry.Status.PLAYING, chips=0):
+        hand = Hand.objects.filter(table_id=entry.table_id).order_by("-number").first()
+        key = ("round", round_now) if round_now else ("hand", hand.pk)
+        out[entry.pk] = (key, int(hand.config["stacks"][str(entry.seat - 1)]))
+    return out
+
+
+def _moves_and_busts_check(tournament, record, before, seats_before, out_before, done) -> None:
+    """What the floor just did, checked on the rows: the player moved for balance was the fuller table's next
+    big blind, seated where the big blind comes soonest; players out together finish by their starting
+    stacks, equal stacks sharing a place."""
+    after = dict(
+        Entry.objects.filter(tournament=tournament, status=Entry.Status.PLAYING).values_list("pk", "table_id")
+    )
+    moved = [pk for pk, table in after.items() if pk in seats_before and seats_before[pk][0] != table]
+    broken = set(
+        TournamentTable.objects.filter(tournament=tournament, broken=True).values_list("table_id", flat=True)
+    )
+    if (
+        not done["busts"]
+        and not done.get("seated_late")
+        and len(moved) == 1
+        and seats_before[moved[0]][0] not in broken
+    ):
+        entry = Entry.objects.get(pk=moved[0])
+        source, old_seat = seats_before[entry.pk]
+        if before[source].plan().big_blind != old_seat - 1:
+            record.problems.append(f"entry {entry.pk} moved from seat {old_seat}, not the next big blind")
+        landed = Seat.objects.get(table_id=entry.table_id, number=entry.seat)
+        wanted = seat_for_moved_player(
+            before[entry.table_id], just_posted_big_blind=landed.just_posted_big_blind
+        )
+        if entry.seat - 1 != wanted:
+            record.problems.append(
+                f"entry {entry.pk} seated at {entry.seat}, not {wanted + 1} (soonest big blind)"
+            )
+        record.moves_checked += 1
+    groups: dict[object, list[tuple[int, int]]] = {}
+    for pk, (key, stack) in out_before.items():
+        groups.setdefault(key, []).append((pk, stack))
+    places = dict(
+        Entry.objects.filter(pk__in=out_before, status=Entry.Status.FINISHED).values_list("pk", "place")
+    )
+    for group in groups.values():
+        if len(group) < 2 or any(pk not in places for pk, _stack in group):
+            continue
+        record.together_checked += 1
+        for pk, stack in group:
+            for other, other_stack in group:
+                if stack > other_stack and not places[pk] < places[other]:
+                    record.problems.append(
+                        f"out together: {stack} chips placed {places[pk]}, {other_stack} {places[other]}"
+                    )
+                if stack == other_stack and places[pk] != places[other]:
+                    record.problems.append(
+                        f"out together on equal stacks, places {places[pk]} and {places[other]}"
+                    )
+
+
 def _floor(tournament: Tournament, record: Record) -> dict:
     """Run the floor; on the bubble (one bust from the money, several tables) it must play hand-for-hand."""
+    before, out_before = _tables_as_stored(tournament), _out_waiting(tournament)
+    seats_before = dict(
+        (pk, (table, seat))
+        for pk, table, seat in Entry.objects.filter(
+            tournament=tournament, status=Entry.Status.PLAYING, chips__gt=0
+        ).values_list("pk", "table_id", "seat")
+    )
     done = play.tournament_floor(tournament_id=tournament.pk)
+    _moves_and_busts_check(tournament, record, before, seats_before, out_before, done)
     record.moves += done["moves"]
     tournament.refresh_from_db()
     if tournament.status == Tournament.Status.RUNNING:
@@ -193,6 +341,18 @@ def _floor(tournament: Tournament, record: Record) -> dict:
             if done["hand_for_hand"] is None:
                 record.problems.append(f"no hand-for-hand with {left} left on {tables} tables")
     record.hand_for_hand_seen |= done["hand_for_hand"] is not None
+    if done["hand_for_hand"] is not None and tournament.status == Tournament.Status.RUNNING:
+        links = TournamentTable.objects.filter(tournament=tournament, broken=False)
+        busy = set(
+            Hand.objects.filter(
+                table__in=[link.table_id for link in links], status=Hand.Status.RUNNING
+            ).values_list("table_id", flat=True)
+        )
+        idle_done = [
+            link for link in links if link.table_id not in busy and link.round >= done["hand_for_hand"]
+        ]
+        if idle_done and busy:
+            record.hand_for_hand_waits += 1
     return done
 
 

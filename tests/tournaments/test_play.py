@@ -3,6 +3,7 @@ database: places, prizes to the cent, the pool at zero, a clean ledger, chips co
 balancing rules after every hand of a 60-player multi-table, hand-for-hand on the bubble."""
 
 import random
+from collections import Counter
 from datetime import timedelta
 
 import pytest
@@ -12,7 +13,7 @@ from cashier.selectors import ledger_check, wallet_balances
 from tables import services as table_services
 from tables.models import Hand, Seat, Table
 from tests.factories import eur_player, player_create, tournament_create
-from tests.tournaments.play_helpers import check_chips, play_to_the_end, pool_balance
+from tests.tournaments.play_helpers import check_chips, fast_structure, play_to_the_end, pool_balance
 from tournaments import play, services
 from tournaments.models import Entry, Tournament, TournamentTable
 
@@ -22,30 +23,6 @@ pytestmark = pytest.mark.django_db(transaction=True)
 @pytest.fixture(autouse=True)
 def no_pause_between_hands(monkeypatch):
     monkeypatch.setattr(table_services, "DEAL_PAUSE_SECONDS", 0)
-
-
-def fast_structure(seconds: int = 3):
-    """The default ladder with levels of `seconds` (the blinds rise while the test plays)."""
-    from tournaments.models import BlindLevel, BlindStructure
-    from tournaments.rules.structures import Speed, default_schedule
-
-    structure = BlindStructure.objects.create(
-        name=f"Fast {seconds}s {BlindStructure.objects.count()}",
-        speed=Speed.HYPER.value,
-        starting_stack=1_500,
-    )
-    BlindLevel.objects.bulk_create(
-        BlindLevel(
-            structure=structure,
-            number=n,
-            small_blind=lv.small_blind,
-            big_blind=lv.big_blind,
-            ante=lv.ante,
-            seconds=lv.seconds,
-        )
-        for n, lv in enumerate(default_schedule(Speed.HYPER, level_seconds=seconds).levels, start=1)
-    )
-    return structure
 
 
 def _finish_checks(tournament: Tournament, players, wallets_before: dict, expected_prizes: list[int]) -> None:
@@ -244,9 +221,16 @@ def test_a_multi_table_of_60_on_10_tables_plays_to_its_winner_under_the_balancin
     record = play_to_the_end(tournament, rng=random.Random(60))
     assert not record.problems, record.problems[:10]
     assert record.moves > 0 and record.deals_checked > 10
-    # On the bubble (10 left, 9 paid, two tables) the tables play hand-for-hand (checked at every floor run),
-    # unless one hand's busts jumped over it.
-    assert record.hand_for_hand_seen or not record.bubbles
+    # Balance moves checked on the rows (the fuller table's next big blind, to the seat posting it soonest),
+    # and players out in one real hand placed by their stacks at its start.
+    assert record.moves_checked > 0 and record.together_checked > 0, (
+        record.moves_checked,
+        record.together_checked,
+    )
+    # The bubble (10 left, 9 paid) is reached on two tables: they deal in rounds (a table that has dealt the
+    # round waits for the other's hand), no table twice in a round.
+    assert record.bubbles > 0 and record.hand_for_hand_seen and record.hand_for_hand_deals
+    assert record.hand_for_hand_waits > 0
     prizes = list(tournament.entries.filter(prize__gt=0).order_by("place").values_list("prize", flat=True))
     assert len(prizes) == 9 and sum(prizes) == 60 * 1_000
     _finish_checks(tournament, players, wallets, prizes)
@@ -283,7 +267,7 @@ def test_on_the_bubble_tables_play_hand_for_hand_and_its_busts_count_together():
 def test_late_registration_seats_new_entries_with_the_starting_stack_at_the_emptiest_table():
     tournament = tournament_create(
         kind="mtt",
-        seats=3,
+        seats=6,
         currency="play",
         buy_in=1_000,
         fee=0,
@@ -292,26 +276,29 @@ def test_late_registration_seats_new_entries_with_the_starting_stack_at_the_empt
         late_registration_levels=2,
         blind_structure=fast_structure(seconds=8),
     )
-    players = [player_create() for _ in range(7)]  # three tables: 3, 2 and 2
+    players = [player_create() for _ in range(7)]  # two 6-seat tables: 4 and 3
     for player in players:
         services.tournament_register(tournament_id=tournament.pk, user=player)
     services.tournament_start(tournament_id=tournament.pk)
     play.tournament_floor(tournament_id=tournament.pk)
-    late = [player_create() for _ in range(2)]
-    for player in late:
+
+    def sizes() -> dict[int, int]:
+        seated = Seat.objects.filter(table__tournament_table__tournament=tournament, user__isnull=False)
+        return dict(Counter(seated.values_list("table_id", flat=True)))
+
+    assert sorted(sizes().values()) == [3, 4]
+    late = [player_create() for _ in range(3)]
+    for player in late:  # each to the emptiest table, though the other has free seats too
+        before = sizes()
         services.tournament_register(tournament_id=tournament.pk, user=player)
-    play.tournament_floor(tournament_id=tournament.pk)
-    for player in late:
+        play.tournament_floor(tournament_id=tournament.pk)
         entry = Entry.objects.get(tournament=tournament, user=player)
         assert entry.status == Entry.Status.PLAYING and entry.chips == tournament.starting_stack
         assert Seat.objects.get(table_id=entry.table_id, number=entry.seat).user_id == player.pk
-    check_chips(tournament, 9)
-    sizes = sorted(
-        Seat.objects.filter(table__tournament_table__tournament=tournament, user__isnull=False).values_list(
-            "table_id", flat=True
-        )
-    )
-    assert len(sizes) == 9
+        assert before[entry.table_id] == min(before.values()), (before, entry.table_id)
+        assert sizes()[entry.table_id] == before[entry.table_id] + 1
+    check_chips(tournament, 10)
+    assert sorted(sizes().values()) == [5, 5]
     record = play_to_the_end(tournament, rng=random.Random(9))
     assert not record.problems, record.problems[:5]
     tournament.refresh_from_db()
@@ -320,4 +307,4 @@ def test_late_registration_seats_new_entries_with_the_starting_stack_at_the_empt
         and pool_balance(tournament) == 0
         and ledger_check().ok
     )
-    assert sum(tournament.entries.values_list("prize", flat=True)) == 9 * 1_000
+    assert sum(tournament.entries.values_list("prize", flat=True)) == 10 * 1_000

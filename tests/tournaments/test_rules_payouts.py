@@ -168,3 +168,36 @@ def test_a_whole_tournament_pays_out_the_pool_exactly(entrants: int, pool: int, 
     paid.append(Finish(left[0], 1, prizes[0]))
     assert sum(finish.prize for finish in paid) == pool
     assert sorted(finish.entry for finish in paid) == list(range(entrants))
+
+
+def test_late_registration_closes_when_the_field_reaches_the_money() -> None:
+    schedule = multi_table_default()
+    # 60 entrants (of up to 60) pay 9 places: late registration closes when 9 are left; 7 of up to 20 pay
+    # 2 (65/35), and two more entries (9) would pay 3, but they enter above those out: still 2.
+    assert schedule.late_registration_closes_at(entrants=60, max_entrants=60) == 9
+    assert schedule.late_registration_closes_at(entrants=7, max_entrants=20) == 2
+    assert schedule.late_registration_closes_at(entrants=4, max_entrants=20) == 1
+    # A table that jumps from 1 place paid to 5 with one more entrant: a player out with 4 left (5th)
+    # could be paid after one more entry, so late registration closes with 4 left already.
+    jumpy = PayoutSchedule(
+        bands=(PayoutBand(2, 9, (SHARE_TOTAL,)), PayoutBand(10, 20, (40_000, 25_000, 15_000, 10_000, 10_000)))
+    )
+    assert jumpy.late_registration_closes_at(entrants=9, max_entrants=20) == 4
+    assert jumpy.late_registration_closes_at(entrants=9, max_entrants=9) == 1
+
+
+@settings(max_examples=100, deadline=None)
+@given(entrants=st.integers(2, 40), more=st.integers(0, 40), data=st.data())
+def test_a_place_left_provisional_by_late_registration_is_never_paid(
+    entrants: int, more: int, data: st.DataObject
+) -> None:
+    """A player out while late registration stays open (more players left than it closes at) finishes below
+    the paid places however many enter afterwards: each later entry comes in above them."""
+    schedule = multi_table_default(entrants_max=80)
+    closes_at = schedule.late_registration_closes_at(entrants=entrants, max_entrants=entrants + more)
+    if closes_at + 1 > entrants - 1:
+        return  # late registration closes at the first bust
+    left_after = data.draw(st.integers(closes_at + 1, entrants - 1))  # the bust left this many
+    place_then = left_after + 1
+    later = data.draw(st.integers(0, more))
+    assert place_then + later > len(schedule.shares_for(entrants=entrants + later))

@@ -98,6 +98,19 @@ class PayoutSchedule:
             f"the payout table covers {self.entrants_min} to {self.entrants_max} entrants, not {entrants}"
         )
 
+    def late_registration_closes_at(self, *, entrants: int, max_entrants: int) -> int:
+        """Late registration closes when the players left come down to this many: the field reaches the
+        money. With ``entrants`` so far and up to ``max_entrants``, it is the most places that ``e`` more
+        entries could pay, less ``e`` (every entry comes in above the players already out), over every ``e``:
+        the places paid now for the usual tables, where one entry adds at most one paid place. So a player
+        who busts while late registration stays open finishes out of the money however many more enter."""
+        closes_at = len(self.shares_for(entrants=entrants))
+        for band in self.bands:
+            first = max(band.entrants_min, entrants)
+            if band.entrants_max >= entrants and first <= max_entrants:
+                closes_at = max(closes_at, len(band.shares) - (first - entrants))
+        return closes_at
+
     def prizes(self, *, entrants: int, pool: int) -> tuple[int, ...]:
         """The prize of each place paid (first place first) for this many entrants and this pool."""
         return pool_split(pool=pool, shares=self.shares_for(entrants=entrants))
@@ -192,6 +205,7 @@ class Finish:
     entry: int
     place: int
     prize: int
+    provisional: bool = False  # out while late registration is open: the place moves down as the field grows
 
 
 def busts_finish(*, busts: Iterable[Bust], players_left: int, prizes: Sequence[int]) -> tuple[Finish, ...]:
