@@ -141,6 +141,15 @@ def test_the_replayer_fits_the_window_without_scrolling_sideways(live_room, brow
     assert page.evaluate("document.documentElement.scrollWidth") <= width
     felt = page.locator("#felt").bounding_box()
     assert felt["x"] >= 0 and felt["x"] + felt["width"] <= width, felt
+    controls = page.locator(".replay-controls").bounding_box()  # Play, Back, Forward without scrolling down
+    assert controls["y"] + controls["height"] <= height, (controls, height)
+    line = page.locator(".replay-description").bounding_box()
+    plates = [seat.bounding_box() for seat in page.locator(".seat").all()]
+    assert all(b["y"] + b["height"] <= line["y"] or b["y"] >= line["y"] + line["height"] for b in plates), (
+        "a seat's plate covers the step's line"
+    )
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"replayer-{width}x{height}.png"))
     share = page.input_value("#share-url")
     stranger = browser.new_page(viewport={"width": width, "height": height})
     stranger.goto(share)
