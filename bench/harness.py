@@ -373,8 +373,15 @@ class Player:
 
 
 def tables_create(
-    *, count: int, seats: int = 6, action_seconds: int = 20, time_bank_seconds: int = 30, prefix: str = "Load"
+    *,
+    count: int,
+    seats: int = 6,
+    action_seconds: int = 20,
+    time_bank_seconds: int = 30,
+    prefix: str = "Load",
+    **settings,
 ) -> list:
+    """`count` play-chip NL Hold'em 1/2 tables; `settings`: any other Table fields (limits, bots_allowed)."""
     from tables.management.commands.seed_demo import rake_schedules_seed
     from tables.models import Currency, Structure, Table
 
@@ -391,6 +398,7 @@ def tables_create(
             rake_schedule=schedule,
             action_seconds=action_seconds,
             time_bank_seconds=time_bank_seconds,
+            **settings,
         )
         for n in range(1, count + 1)
     ]
@@ -416,10 +424,11 @@ def players_create(*, tables: list, per_table: int, prefix: str = "load") -> lis
             for s in range(per_table)
         ]
     )
-    backend = (
-        settings.AUTHENTICATION_BACKENDS[0]
-        if getattr(settings, "AUTHENTICATION_BACKENDS", None)
-        else "django.contrib.auth.backends.ModelBackend"
+    # The backend a login records is the one that authenticated the user: never Axes' (it only refuses
+    # locked-out attempts and has no get_user), so the first other backend.
+    backend = next(
+        (b for b in getattr(settings, "AUTHENTICATION_BACKENDS", []) if not b.startswith("axes.")),
+        "django.contrib.auth.backends.ModelBackend",
     )
     players = []
     for index, user in enumerate(users):
