@@ -17,11 +17,16 @@ install: $(STAMP)
 run: $(STAMP)
 	$(PY) -m pokerroom.supervisor run
 
+# The tests run on TEST_WORKERS processes (pytest-xdist, a test file to a worker; 0: in this process alone),
+# each with its own test database, Redis database and channel prefix (tests/xdist_isolation.py). Most of the
+# suite's time is real daphnes and workers playing hands, which waits more than it computes.
+TEST_WORKERS ?= 2
+
 test: $(STAMP)
 	$(PY) -m ruff check .
 	$(VENV)/bin/lint-imports --no-cache
 	@mkdir -p var/test
-	$(PY) -m pokerroom.supervisor exec -- $(PY) -m pytest $(PYTEST_ARGS)
+	$(PY) -m pokerroom.supervisor exec -- $(PY) -m pytest -n $(TEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
 
 # manage.py against the room's own data (a running `make run`'s servers, or the embedded ones):
 #   make manage ARGS="ledger_check"
