@@ -35,6 +35,18 @@ _test_run_hashers()
 
 
 @pytest.fixture(autouse=True)
+def language_of_the_room():
+    """Every test starts in the room's default language: a test (or a request it made) that activated
+    Italian in this thread does not make the next test's refusals Italian."""
+    from django.conf import settings
+    from django.utils import translation
+
+    translation.activate(settings.LANGUAGE_CODE)
+    yield
+    translation.activate(settings.LANGUAGE_CODE)
+
+
+@pytest.fixture(autouse=True)
 def testserver_origin(settings):
     """Django's test client and Channels' communicator speak as http://testserver: one of the site's
     origins in tests only (pokerroom.origins)."""

@@ -1956,7 +1956,7 @@ export class TablePage {
         this.finished = null;
         this.awards = [];
         this.dealerLine(this.t("hand_cancelled", { number: ev.hand_id ?? ev.number ?? "" }));
-        this.history.unshift({ number: ev.number ?? "", pot: 0, winners: [], board: [], handId: null, cancelled: true });
+        this.history.unshift({ number: ev.hand_id ?? ev.number ?? "", pot: 0, winners: [], board: [], handId: null, cancelled: true });
         this.history = this.history.slice(0, 10);
         this.renderHistory();
         break;
@@ -2032,7 +2032,7 @@ export class TablePage {
       const { hands } = await response.json();
       const known = new Set(this.history.map((entry) => String(entry.handId)));
       const older = hands.filter((hand) => !known.has(String(hand.hand_id))).map((hand) => ({
-        number: hand.number, pot: hand.pot, board: hand.board, boards: hand.boards, handId: hand.hand_id,
+        number: hand.hand_id, pot: hand.pot, board: hand.board, boards: hand.boards, handId: hand.hand_id,
         winners: hand.winners.map((w) => [w.name, w.amount]), replayUrl: hand.replay_url || null,
       }));
       this.history = [...this.history, ...older].slice(0, 10);

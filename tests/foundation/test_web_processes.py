@@ -92,11 +92,18 @@ def serving_pid(pids: list[int], local_port: int) -> int | None:
 
 
 def http_status(port: int, path: str = "/") -> int:
-    try:
-        with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=10) as response:
-            return response.status
-    except urllib.error.HTTPError as error:
-        return error.code
+    """The page's status; a connection reset in the instant a web process dies or its successor starts
+    listening (README: SO_REUSEPORT without tcp_migrate_req) is asked again once, as a browser retries it."""
+    for attempt in (1, 2):
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=10) as response:
+                return response.status
+        except urllib.error.HTTPError as error:
+            return error.code
+        except ConnectionResetError:
+            if attempt == 2:
+                raise
+    raise AssertionError("unreachable")
 
 
 async def spectators_served_by(port: int, table_id: int, pids: list[int], count: int) -> list[int | None]:
