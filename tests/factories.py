@@ -268,3 +268,27 @@ def eur_player(amount: int = 10_000):
     player = player_create()
     eur_fund(player, amount)
     return player
+
+
+def fast_structure(seconds: int = 3):
+    """The default ladder with levels of `seconds` (the blinds rise while the test plays)."""
+    from tournaments.models import BlindLevel
+    from tournaments.rules.structures import Speed, default_schedule
+
+    structure = BlindStructure.objects.create(
+        name=f"Fast {seconds}s {BlindStructure.objects.count()}",
+        speed=Speed.HYPER.value,
+        starting_stack=1_500,
+    )
+    BlindLevel.objects.bulk_create(
+        BlindLevel(
+            structure=structure,
+            number=n,
+            small_blind=lv.small_blind,
+            big_blind=lv.big_blind,
+            ante=lv.ante,
+            seconds=lv.seconds,
+        )
+        for n, lv in enumerate(default_schedule(Speed.HYPER, level_seconds=seconds).levels, start=1)
+    )
+    return structure

@@ -6,9 +6,8 @@ import re
 
 import pytest
 
-from tests.factories import tournament_create
+from tests.factories import fast_structure, tournament_create
 from tests.live import ARTIFACTS, needs_chromium, sign_up, visible_actions
-from tests.tournaments.test_play import fast_structure
 from tournaments.models import Entry, Tournament
 
 pytestmark = [pytest.mark.live, pytest.mark.browser, pytest.mark.django_db(transaction=True), needs_chromium]

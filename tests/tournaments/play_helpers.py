@@ -58,30 +58,6 @@ class Record:
     together_checked: int = 0  # groups of players out in one hand (or round) whose places were checked
 
 
-def fast_structure(seconds: int = 3):
-    """The default ladder with levels of `seconds` (the blinds rise while the test plays)."""
-    from tournaments.models import BlindLevel, BlindStructure
-    from tournaments.rules.structures import Speed, default_schedule
-
-    structure = BlindStructure.objects.create(
-        name=f"Fast {seconds}s {BlindStructure.objects.count()}",
-        speed=Speed.HYPER.value,
-        starting_stack=1_500,
-    )
-    BlindLevel.objects.bulk_create(
-        BlindLevel(
-            structure=structure,
-            number=n,
-            small_blind=lv.small_blind,
-            big_blind=lv.big_blind,
-            ante=lv.ante,
-            seconds=lv.seconds,
-        )
-        for n, lv in enumerate(default_schedule(Speed.HYPER, level_seconds=seconds).levels, start=1)
-    )
-    return structure
-
-
 def tournament_tables(tournament: Tournament) -> list[Table]:
     return list(Table.objects.filter(tournament_table__tournament=tournament).order_by("id"))
 
@@ -133,14 +109,16 @@ def _check_new_deals(tournament: Tournament, record: Record) -> None:
                     f"hand {hand.pk} dealt at a table of {size} with sizes {sorted(sizes.values())}"
                 )
             record.deals_checked += 1
-        if hand.status == Hand.Status.RUNNING:  # a hand waited out counts as a hand between two big blinds
-            dealt_users = {player["user"] for player in hand.players.values()}
-            for waiting in (
-                Seat.objects.filter(table_id=hand.table_id, user__isnull=False)
-                .exclude(user_id__in=dealt_users)
-                .values_list("user_id", flat=True)
-            ):
-                record.dealt_counter[waiting] = record.dealt_counter.get(waiting, 0) + 1
+        # A hand waited out counts as a hand between two big blinds. Every hand is first seen here right after
+        # the floor run that dealt it (seats as they were at the deal), running or, when the blinds put
+        # everyone all in, already settled: it counts for those who waited it out either way.
+        dealt_users = {player["user"] for player in hand.players.values()}
+        for waiting in (
+            Seat.objects.filter(table_id=hand.table_id, user__isnull=False)
+            .exclude(user_id__in=dealt_users)
+            .values_list("user_id", flat=True)
+        ):
+            record.dealt_counter[waiting] = record.dealt_counter.get(waiting, 0) + 1
         posts = {int(seat): kind for seat, kind in hand.config.get("posts", [])}
         for seat, player in hand.players.items():
             user = player["user"]

@@ -14,8 +14,8 @@ from django.utils import timezone
 from cashier.selectors import ledger_check
 from tables import services as table_services
 from tables.models import Seat
-from tests.factories import player_create, tournament_create
-from tests.tournaments.play_helpers import Record, check_chips, fast_structure, play_to_the_end, pool_balance
+from tests.factories import fast_structure, player_create, tournament_create
+from tests.tournaments.play_helpers import Record, check_chips, play_to_the_end, pool_balance
 from tournaments import play, services
 from tournaments.errors import RegistrationClosed
 from tournaments.models import BlindLevel, Entry, Tournament

@@ -9,10 +9,9 @@ import pytest
 
 from cashier.selectors import ledger_check, wallet_balances
 from tables.models import Hand
-from tests.factories import eur_player, tournament_create
+from tests.factories import eur_player, fast_structure, tournament_create
 from tests.tables.wsclient import TableClient, session_cookie_for
 from tests.tournaments.play_helpers import pool_balance
-from tests.tournaments.test_play import fast_structure
 from tournaments import play, services
 from tournaments.models import Entry, Tournament, TournamentTable
 

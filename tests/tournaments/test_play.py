@@ -12,8 +12,8 @@ from django.utils import timezone
 from cashier.selectors import ledger_check, wallet_balances
 from tables import services as table_services
 from tables.models import Hand, Seat, Table
-from tests.factories import eur_player, player_create, tournament_create
-from tests.tournaments.play_helpers import check_chips, fast_structure, play_to_the_end, pool_balance
+from tests.factories import eur_player, fast_structure, player_create, tournament_create
+from tests.tournaments.play_helpers import check_chips, play_to_the_end, pool_balance
 from tournaments import play, services
 from tournaments.models import Entry, Tournament, TournamentTable
 
