@@ -5,8 +5,10 @@ deployment checks report nothing but the HTTPS settings an operator switches on 
 import os
 import re
 import secrets
+import socketserver
 import subprocess
 import sys
+import threading
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -130,3 +132,73 @@ def test_daphne_under_make_runs_defaults_serves_static_files_and_no_debug_page(r
         assert "URLconf" not in body and "urlpatterns" not in body.lower() and "DEBUG" not in body
     finally:
         room.stop()
+
+
+class _SmtpServer(socketserver.ThreadingTCPServer):
+    """Just enough of an SMTP server (RFC 5321 without extensions) to take the room's mail and keep it."""
+
+    allow_reuse_address = True
+    daemon_threads = True
+
+    def __init__(self) -> None:
+        super().__init__(("127.0.0.1", 0), _SmtpSession)
+        self.received: list[dict] = []
+
+
+class _SmtpSession(socketserver.StreamRequestHandler):
+    def handle(self) -> None:
+        def say(line: str) -> None:
+            self.wfile.write(line.encode() + b"\r\n")
+
+        say("220 test SMTP")
+        message: dict = {"to": []}
+        while line := self.rfile.readline().decode().rstrip("\r\n"):
+            verb = line[:4].upper()
+            if verb in ("EHLO", "HELO"):
+                say("250 test")
+            elif verb == "MAIL":
+                message = {"from": line.split(":", 1)[1].strip(" <>"), "to": []}
+                say("250 OK")
+            elif verb == "RCPT":
+                message["to"].append(line.split(":", 1)[1].strip(" <>"))
+                say("250 OK")
+            elif verb == "DATA":
+                say("354 go on")
+                lines = []
+                while (data := self.rfile.readline().decode().rstrip("\r\n")) != ".":
+                    lines.append(data[1:] if data.startswith("..") else data)
+                message["data"] = "\n".join(lines)
+                self.server.received.append(message)
+                say("250 kept")
+            elif verb == "QUIT":
+                say("221 bye")
+                return
+            else:
+                say("250 OK")
+
+
+def test_mail_goes_to_the_console_unless_an_smtp_server_is_named_then_through_it(tmp_path):
+    key = str(tmp_path / "key")
+    assert setting("EMAIL_BACKEND", SECRET_KEY_FILE=key) == "django.core.mail.backends.console.EmailBackend"
+    server = _SmtpServer()
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        sent = manage(
+            "shell",
+            "-c",
+            "from django.core.mail import send_mail; "
+            "send_mail('Reset your password', 'Your link', None, ['luca@example.com'])",
+            SECRET_KEY_FILE=key,
+            EMAIL_HOST="127.0.0.1",
+            EMAIL_PORT=str(server.server_address[1]),
+            EMAIL_USE_TLS="0",
+            DEFAULT_FROM_EMAIL="Sala poker <noreply@poker.example.com>",
+        )
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert sent.returncode == 0, sent.stderr
+    assert "Reset your password" not in sent.stdout, "not written to the console once a server is named"
+    (message,) = server.received
+    assert message["to"] == ["luca@example.com"] and message["from"] == "noreply@poker.example.com"
+    assert "Subject: Reset your password" in message["data"] and "Your link" in message["data"]

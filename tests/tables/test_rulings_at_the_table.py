@@ -11,6 +11,7 @@ from django.db import connection
 from cashier.models import AccountKind, Entry, TransferKind
 from pokerroom.asgi import application
 from tables import services
+from tables.history.selectors import hand_pokerstars
 from tables.models import Hand, Seat
 from tests.factories import table_create
 
@@ -89,3 +90,12 @@ def test_a_raise_everyone_folds_to_returns_160_and_rakes_a_pot_of_140_everywhere
     }
     assert rake_legs == [7]
     assert seat_legs == {raiser + 1: 1073 - 1000, bettor + 1: 940 - 1000, others[0] + 1: 980 - 1000}
+
+    # The hand history the raiser downloads (PokerStars text, play chips in units) says the same.
+    name = Seat.objects.get(table=table, number=raiser + 1).user.username
+    text = hand_pokerstars(hand=hand, viewer=raiser)
+    lines = text.splitlines()
+    assert f"{name}: raises 1.60 to 2" in lines
+    assert f"Uncalled bet (1.60) returned to {name}" in lines
+    assert f"{name} collected 1.33 from pot" in lines
+    assert "Total pot 1.40 | Rake 0.07" in lines
