@@ -101,8 +101,9 @@ def tournament_register(
             memo=tournament.name,
             now=now,
         )
-        if tournament.practice and not user.is_bot and fill_with_bots:
-            _bots_register(tournament=tournament, now=now)
+        sit_and_go = tournament.kind == Tournament.Kind.SIT_AND_GO
+        if tournament.practice and sit_and_go and not user.is_bot and fill_with_bots:
+            _bots_register(tournament=tournament, now=now)  # a multi-table's bots come at its start
         full = tournament.entries.filter(status__in=Entry.IN_TOURNAMENT).count() >= tournament.max_entrants
         if tournament.kind == Tournament.Kind.SIT_AND_GO and tournament.status == Status.REGISTERING and full:
             tournament_start(tournament_id=tournament.pk, now=now)  # a sit-and-go starts when full

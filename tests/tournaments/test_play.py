@@ -162,6 +162,26 @@ def test_a_practice_sit_and_go_fills_with_house_bots_when_a_person_registers():
     assert ledger_check().ok
 
 
+def test_a_practice_multi_table_stays_open_to_people_and_house_bots_fill_it_at_its_start():
+    tournament = tournament_create(
+        kind="mtt", seats=6, currency="play", buy_in=1_000, fee=0, practice=True, max_entrants=12
+    )
+    people = [player_create() for _ in range(3)]
+    for person in people:  # each of them finds a place: bots do not take the field at the first registration
+        services.tournament_register(tournament_id=tournament.pk, user=person)
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.REGISTERING
+    assert list(tournament.entries.values_list("user__is_bot", flat=True)) == [False] * 3
+    services.tournament_start(tournament_id=tournament.pk)
+    tournament.refresh_from_db()
+    entries = list(tournament.entries.select_related("user"))
+    assert tournament.status == Tournament.Status.RUNNING
+    assert len(entries) == 12 and sum(entry.user.is_bot for entry in entries) == 9
+    assert all(entry.status == Entry.Status.PLAYING and entry.chips == 1_500 for entry in entries)
+    assert TournamentTable.objects.filter(tournament=tournament).count() == 2
+    assert pool_balance(tournament) == 12 * 1_000 and ledger_check().ok
+
+
 def test_the_blind_clock_moves_on_from_the_stored_level_start_and_applies_from_the_next_hand():
     tournament = tournament_create(seats=2, buy_in=500, fee=50)
     for player in [eur_player(10_000) for _ in range(2)]:
