@@ -10,7 +10,7 @@ from django.test import Client
 from django.urls import reverse
 
 from cashier.selectors import wallet_balances
-from tests.factories import eur_player, player_create
+from tests.factories import eur_player, player_create, tournament_create
 from tournaments import services
 from tournaments.defaults import defaults_ensure
 from tournaments.models import BlindStructure, PayoutBand, PayoutTable
@@ -166,3 +166,27 @@ def test_the_admin_pages_open(admin_client, sit_and_go):
     assert answer.status_code == 302
     sit_and_go.refresh_from_db()
     assert sit_and_go.status == "cancelled"
+
+
+def test_a_tournament_page_reads_in_italian_for_an_italian_player(db):
+    tournament = tournament_create(currency="play", buy_in=1_000, fee=0, practice=True, seats=2)
+    anonymous = Client(HTTP_ACCEPT_LANGUAGE="it").get(reverse("tournaments:tournament", args=[tournament.pk]))
+    page = anonymous.content.decode()
+    for italian in (
+        "Montepremi",
+        "Stack iniziale",
+        "Premi",
+        "Classifica",
+        "Struttura dei bui",
+        "Ante del grande buio",
+        "Accedi per iscriverti.",
+        "Allenamento: i bot della sala occupano i posti liberi",
+    ):
+        assert italian in page, italian
+    for english in ("Prize pool", "Starting stack", "Standings", "Blind structure", "Log in to register"):
+        assert english not in page, english
+    italian_player = Client(HTTP_ACCEPT_LANGUAGE="it")
+    italian_player.force_login(player_create())
+    registered = italian_player.post(reverse("tournaments:register", args=[tournament.pk]), follow=True)
+    text = registered.content.decode()
+    assert "Sei iscritto." in text or "Vai al tuo tavolo" in text, "the registration told in Italian"
