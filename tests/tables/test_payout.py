@@ -5,8 +5,8 @@ equal to the one worked out from the ledger itself."""
 
 import random
 import re
-from datetime import datetime, time, timedelta
-from decimal import ROUND_HALF_UP, Decimal
+from datetime import datetime, timedelta
+from decimal import Decimal
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -23,6 +23,7 @@ from tables.payout.selectors import payout_summary, payout_window
 from tables.payout.services import payout_days_compute
 from tables.tasks import payout_days_refresh_task
 from tests.factories import act, eur_fund, passive, play_out, player_create, sit, table_create, to_act_user
+from tests.tables.payout_helpers import ledger_figure
 
 pytestmark = pytest.mark.django_db
 
@@ -169,24 +170,6 @@ def test_play_chips_and_euros_are_figures_apart_and_euros_are_the_published_ones
 
 
 # --- the page's figure is the ledger's ------------------------------------------------------------------
-
-
-def ledger_figure(*, currency: str, game: str) -> Decimal | None:
-    """The payout of the last 30 days worked out here from the ledger's transfers alone (the rule on the page:
-    people's money only, the rake shared in proportion, rounded to the nearest chip)."""
-    first, _last = payout_window()
-    since = timezone.make_aware(datetime.combine(first, time.min))
-    put_in = paid_back = 0
-    for transfer in Transfer.objects.filter(
-        kind=TransferKind.HAND, currency=currency, created_at__gte=since, table__game=game, pot_people__gt=0
-    ):
-        rake = sum(e.amount for e in transfer.entries.select_related("account") if e.account.kind == "rake")
-        share = Decimal(rake * transfer.pot_people) / transfer.pot
-        put_in += transfer.pot_people
-        paid_back += transfer.pot_people - int(share + Decimal("0.5"))
-    if not put_in:
-        return None
-    return (Decimal(100 * paid_back) / put_in).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
 
 
 def page_figures(language: str) -> dict[tuple[str, str], str]:

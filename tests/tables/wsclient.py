@@ -92,3 +92,42 @@ def cards_seen(frames) -> set[str]:
 
     walk(frames)
     return found
+
+
+# --- playing a hand over the sockets --------------------------------------------------------------------
+
+
+def hand_state(message) -> bool:
+    return message["type"] == "state" and message["hand"] is not None
+
+
+def hand_ended(message) -> bool:
+    return message["type"] == "event" and message["event"] == "hand_ended"
+
+
+async def play_hand(clients: dict, first: dict, decide) -> dict:
+    """Play the hand of `first` (a state) to its end over the sockets: the client whose seat is to act gets its
+    turn (a state with `legal`; the last one it read, or the next) and sends `decide(state)`; returns the
+    `hand_ended` event."""
+    to_act, action_no = first["to_act"], first["hand"]["action_no"]
+    while True:
+        client = clients[to_act]
+        turn = client.state
+        if not (turn and turn.get("legal") and turn["hand"] and turn["hand"]["action_no"] == action_no):
+            turn = await client.until(lambda m: (m["type"] == "state" and m.get("legal")) or hand_ended(m))
+        if hand_ended(turn):
+            return turn
+        action, amount = decide(turn)
+        hand = turn["hand"]
+        await client.send(
+            type="act", action=action, amount=amount, hand_id=hand["id"], action_no=hand["action_no"]
+        )
+        after = await client.until(
+            lambda m, n=hand["action_no"]: (
+                hand_ended(m) or m["type"] == "error" or (hand_state(m) and m["hand"]["action_no"] > n)
+            )
+        )
+        assert after["type"] != "error", after
+        if hand_ended(after):
+            return after
+        to_act, action_no = after["to_act"], after["hand"]["action_no"]
