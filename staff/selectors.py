@@ -70,8 +70,28 @@ def rake_since(*, since: datetime) -> dict[str, int]:
     return {currency: int(total) for currency, total in rows}
 
 
+def players_online() -> int | None:
+    """People connected now, room-wide: a table open (seated or watching) or the lobby, on any web process,
+    seen within CONNECTION_TTL (house bots and anonymous visitors are never counted; tables.consumers keeps
+    the set). Members older than that are trimmed. None when Redis does not answer."""
+    import redis
+
+    from tables import consumers
+    from tables.clock import redis_client
+
+    since = timezone.now().timestamp() - consumers.CONNECTION_TTL
+    try:
+        pipe = redis_client().pipeline(transaction=False)
+        pipe.zremrangebyscore(consumers.ONLINE_KEY, "-inf", f"({since}")
+        pipe.zcount(consumers.ONLINE_KEY, since, "+inf")
+        return int(pipe.execute()[1])
+    except redis.RedisError:
+        return None
+
+
 @dataclass
 class Dashboard:
+    players_online: int | None
     players_seated: int
     tables_running: int
     tables_open: int
@@ -84,8 +104,9 @@ class Dashboard:
 
 
 def dashboard_figures(*, now: datetime | None = None) -> Dashboard:
-    """The admin's front page: people seated at tables now (players online; house bots left out), tables
-    dealing, hands in the last hour, rake today and this month (the room's time zone), what waits for staff."""
+    """The admin's front page: people connected now (players_online) and people seated at tables (house bots
+    left out of both), tables dealing, hands in the last hour, rake today and this month (the room's time
+    zone), what waits for staff. The online figure is always of the present moment, whatever `now` says."""
     from staff.models import DepositFlag
 
     now = now or timezone.now()
@@ -94,6 +115,7 @@ def dashboard_figures(*, now: datetime | None = None) -> Dashboard:
         all=Count("id"), second=Count("id", filter=Q(first_approved_by__isnull=False))
     )
     return Dashboard(
+        players_online=players_online(),
         players_seated=Seat.objects.filter(user__isnull=False, user__is_bot=False)
         .values("user")
         .distinct()

@@ -89,6 +89,11 @@ CONNECTIONS_PER_USER_AND_TABLE = 4
 # for CONNECTION_TTL (a process killed before it could release its connections) no longer counts.
 CONNECTION_REFRESH = 20
 CONNECTION_TTL = 60
+# Who is online, room-wide: a sorted set of user ids, each scored with when one of their connections (a table,
+# seated or watching, or the lobby) was last opened or refreshed. A member seen within CONNECTION_TTL is
+# online (staff.selectors.players_online counts them and trims the older ones); house bots and anonymous
+# visitors are never added.
+ONLINE_KEY = "room:online"
 # What one player may ask of the room (actions, chat, seats: every message past the parser but `sync`) over
 # all their connections, every table and every web process together (a token bucket in Redis); and chat
 # lines alone.
@@ -196,19 +201,24 @@ def _connections_key(user_id: int, table_id: int) -> str:
     return f"room:ws:{table_id}:{user_id}"
 
 
-# This process's live connections, by event loop: {loop id: {(Redis key, channel name), ...}}, and the task
-# that keeps their entries fresh.
+# This process's live connections, by event loop: {loop id: {(Redis key, channel name), ...}}, how many of them
+# each person online holds ({loop id: {user id: connections}}, the lobby's included), and the task that keeps
+# their entries fresh.
 _connections_live: dict[int, set[tuple[str, str]]] = {}
+_online_live: dict[int, dict[int, int]] = {}
 _connections_refreshers: dict[int, asyncio.Task] = {}
 
 
 async def _connections_refresh() -> None:
     """Every CONNECTION_REFRESH seconds, mark this event loop's live connections as still open (one pipelined
-    ZADD XX each: an entry released meanwhile is not brought back)."""
-    live = _connections_live.setdefault(id(asyncio.get_running_loop()), set())
+    ZADD XX each: an entry released meanwhile is not brought back) and the people holding them as still
+    online (one ZADD of them all in the same pipeline)."""
+    loop_key = id(asyncio.get_running_loop())
+    live = _connections_live.setdefault(loop_key, set())
+    online = _online_live.setdefault(loop_key, {})
     while True:
         await asyncio.sleep(CONNECTION_REFRESH)
-        if not live:
+        if not live and not online:
             continue
         now = time.time()
         try:
@@ -216,9 +226,17 @@ async def _connections_refresh() -> None:
                 for key, channel_name in list(live):
                     pipe.zadd(key, {channel_name: now}, xx=True)
                     pipe.expire(key, CONNECTION_TTL)
+                if online:
+                    pipe.zadd(ONLINE_KEY, dict.fromkeys(online, now))
                 await pipe.execute()
         except Exception:  # Redis away for a moment: the next round tries again
             logger.warning("could not refresh the connection counts", exc_info=True)
+
+
+def _refresher_ensure(loop_key: int) -> None:
+    task = _connections_refreshers.get(loop_key)
+    if task is None or task.done():
+        _connections_refreshers[loop_key] = asyncio.get_running_loop().create_task(_connections_refresh())
 
 
 def _connections_track(key: str, channel_name: str, *, live: bool) -> None:
@@ -226,34 +244,87 @@ def _connections_track(key: str, channel_name: str, *, live: bool) -> None:
     entries = _connections_live.setdefault(loop_key, set())
     if live:
         entries.add((key, channel_name))
-        task = _connections_refreshers.get(loop_key)
-        if task is None or task.done():
-            _connections_refreshers[loop_key] = asyncio.get_running_loop().create_task(_connections_refresh())
+        _refresher_ensure(loop_key)
     else:
         entries.discard((key, channel_name))
 
 
-async def connection_claim(user_id: int, table_id: int, channel_name: str) -> bool:
-    """Count this connection among the player's at the table; False (and not counted) past the cap. Entries a
-    killed process left behind stop counting CONNECTION_TTL seconds after their last refresh."""
+def _online_track(user_id: int | None, *, live: bool) -> bool:
+    """Count one more (or one fewer) connection of `user_id` (None: a house bot, not counted) in this event
+    loop; True when a release leaves this loop without any of theirs (so they leave the online set)."""
+    if user_id is None:
+        return False
+    loop_key = id(asyncio.get_running_loop())
+    online = _online_live.setdefault(loop_key, {})
+    if live:
+        online[user_id] = online.get(user_id, 0) + 1
+        _refresher_ensure(loop_key)
+        return False
+    left = online.get(user_id, 0) - 1
+    if left > 0:
+        online[user_id] = left
+        return False
+    online.pop(user_id, None)
+    return True
+
+
+def online_id(user) -> int | None:
+    """The id a logged-in person counts online under; None for anonymous visitors and house bots."""
+    if user is None or not user.is_authenticated or getattr(user, "is_bot", False):
+        return None
+    return user.pk
+
+
+async def connection_claim(user_id: int, table_id: int, channel_name: str, *, online: bool = True) -> bool:
+    """Count this connection among the player's at the table, and the player online (unless `online` is False:
+    a house bot); False (and not counted at the table) past the cap. Entries a killed process left behind stop
+    counting CONNECTION_TTL seconds after their last refresh."""
     key, now = _connections_key(user_id, table_id), time.time()
     async with _redis().pipeline(transaction=True) as pipe:
         pipe.zremrangebyscore(key, 0, now - CONNECTION_TTL)
         pipe.zadd(key, {channel_name: now})
         pipe.zcard(key)
         pipe.expire(key, CONNECTION_TTL)
+        if online:
+            pipe.zadd(ONLINE_KEY, {user_id: now})
         count = (await pipe.execute())[2]
     if count > CONNECTIONS_PER_USER_AND_TABLE:
         await _redis().zrem(key, channel_name)
         return False
     _connections_track(key, channel_name, live=True)
+    _online_track(user_id if online else None, live=True)
     return True
 
 
-async def connection_release(user_id: int, table_id: int, channel_name: str) -> None:
+async def connection_release(user_id: int, table_id: int, channel_name: str, *, online: bool = True) -> None:
+    """This connection closed: it no longer counts at the table, nor the player online once this process holds
+    no other connection of theirs (one held by another process puts them back within CONNECTION_REFRESH)."""
     key = _connections_key(user_id, table_id)
     _connections_track(key, channel_name, live=False)
-    await _redis().zrem(key, channel_name)
+    gone = _online_track(user_id if online else None, live=False)
+    async with _redis().pipeline(transaction=False) as pipe:
+        pipe.zrem(key, channel_name)
+        if gone:
+            pipe.zrem(ONLINE_KEY, user_id)
+        await pipe.execute()
+
+
+async def online_claim(user_id: int) -> None:
+    """A connection that counts its person online and nothing else (the lobby's): one ZADD. The count is a
+    courtesy to staff: Redis not answering leaves it to the next refresh, and the lobby works on."""
+    _online_track(user_id, live=True)
+    try:
+        await _redis().zadd(ONLINE_KEY, {user_id: time.time()})
+    except Exception:
+        logger.warning("could not count a player online", exc_info=True)
+
+
+async def online_release(user_id: int) -> None:
+    if _online_track(user_id, live=False):
+        try:
+            await _redis().zrem(ONLINE_KEY, user_id)
+        except Exception:  # counted until CONNECTION_TTL has passed
+            logger.warning("could not count a player offline", exc_info=True)
 
 
 class RoomConsumer(AsyncWebsocketConsumer):
@@ -305,6 +376,9 @@ class LobbyConsumer(RoomConsumer):
         await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
         await self.player_group_join()
         await self.accept()
+        self.online = online_id(self.scope.get("user"))
+        if self.online is not None:  # counted online (staff's dashboard) while the lobby is open
+            await online_claim(self.online)
         await self.send_json({"type": "tables", "tables": await db_call(table_list_open)()})
         if self.authenticated:  # the lists this player is on, so the lobby shows them after a reload
             for waiting in await db_call(_waiting_lists_of)(self.scope["user"]):
@@ -313,6 +387,9 @@ class LobbyConsumer(RoomConsumer):
     async def disconnect(self, code: int) -> None:
         await self.channel_layer.group_discard(LOBBY_GROUP, self.channel_name)
         await self.player_group_leave()
+        if getattr(self, "online", None) is not None:
+            online, self.online = self.online, None
+            await online_release(online)
 
     async def receive(self, text_data=None, bytes_data=None) -> None:
         """Only `waiting_join` and `waiting_leave` (with `table`); anything else is ignored."""
@@ -411,7 +488,9 @@ class TableConsumer(RoomConsumer):
             await self.close(code=CLOSE_NO_TABLE)
             return
         if self.authenticated:
-            if not await connection_claim(self.user.pk, self.table_id, self.channel_name):
+            if not await connection_claim(
+                self.user.pk, self.table_id, self.channel_name, online=online_id(self.user) is not None
+            ):
                 await self.accept()
                 await self.send_error(
                     "too_many_connections",
@@ -452,7 +531,9 @@ class TableConsumer(RoomConsumer):
             )
         if getattr(self, "counted", False):
             self.counted = False
-            await connection_release(self.user.pk, self.table_id, self.channel_name)
+            await connection_release(
+                self.user.pk, self.table_id, self.channel_name, online=online_id(self.user) is not None
+            )
         await self.player_group_leave()
 
     @property
