@@ -96,7 +96,10 @@ def table_players(*, table_id: int) -> list[dict] | None:
 
 
 def table_as_json(*, table: Table, players: int, bots: int) -> dict:
-    return {
+    """A table as the lobby, the table page and `state.table` give it; a tournament's table says so (`kind`,
+    and the big-blind `ante` of the level in force), so a page knows its chips are a tournament's from the
+    start."""
+    data = {
         "id": table.id,
         "name": table.name,
         "game": table.game,
@@ -123,6 +126,9 @@ def table_as_json(*, table: Table, players: int, bots: int) -> dict:
         "paused": table.paused,
         "pause_notice": table.pause_notice if table.paused else "",
     }
+    if table.is_tournament:
+        data.update(kind=table.kind, ante=table.ante)
+    return data
 
 
 def chat_recent(*, table_id: int, limit: int = 20) -> list[dict]:

@@ -121,7 +121,6 @@ def table_snapshot(
     if table.is_tournament:  # the tournament's fields (docs/protocol.md): level, blinds, clock, places
         from tables.chips import tournament_hooks
 
-        snapshot["table"].update(kind=table.kind, ante=table.ante)
         snapshot["tournament"] = tournament_hooks().state_fields(table=table, stacks=wallet_stacks)
     if hand is not None and state is not None:
         snapshot["hand"] = {
