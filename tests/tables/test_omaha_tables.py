@@ -118,7 +118,11 @@ def test_house_bots_play_pot_limit_omaha_hands_with_legal_amounts(players, monke
     would raise), nothing created or lost."""
     # The bots' style of play from a fixed seed, where the services call it (bot_choose's `rng` default is
     # bound when it is defined: patching `bots._rng` would not reach it).
+    # And the decks: the same hands on every run (the person, calling everything down, may go broke and then
+    # buys back in: two bots alone are never dealt a hand).
     monkeypatch.setattr(services, "bot_choose", partial(bots.bot_choose, rng=random.Random(7)))
+    decks, shuffle = random.Random(12), services.fairness.shuffled_deck
+    monkeypatch.setattr(services.fairness, "shuffled_deck", lambda: shuffle(rng=decks))
     table = table_create(game=Game.OMAHA, structure=Structure.POT_LIMIT, small_blind=5, big_blind=10, chip=5)
     person = players[0]
     seated = [person, player_create(bot=True), player_create(bot=True)]
@@ -126,6 +130,9 @@ def test_house_bots_play_pot_limit_omaha_hands_with_legal_amounts(players, monke
         sit(table, user, number, buy_in=1_000, post="now")
     bets = 0
     for _ in range(12):
+        if seat_stacks(table=table).get(1, 0) < table.big_blind:
+            services.seat_top_up(table_id=table.id, user=person, amount=1_000)
+            services.seat_sit_in(table_id=table.id, user=person, post="now")
         hand = services.hand_deal(table_id=table.id)
         assert hand is not None
         while True:
