@@ -89,81 +89,97 @@ async def bot(
                 await asyncio.sleep(0.5 + attempt * 0.5)
         else:
             raise RuntimeError(f"{player.name} could not connect to table {table_id}")
-        async with ws:
-            pending: tuple[int, int, float] | None = None
-            moved_to = None
-            while moved_to is None:
-                left = deadline - time.monotonic()
-                if left <= 0:
-                    return
-                try:
-                    message = json.loads(await asyncio.wait_for(ws.recv(), timeout=min(left, 5.0)))
-                except TimeoutError:
-                    continue  # a quiet table: look at the deadline again
-                now = time.monotonic()
-                figures.last_message[table_id] = now
-                kind = message.get("type")
-                if kind == "error":
-                    figures.errors[message.get("code", "?")] += 1
-                    pending = None
-                    continue
-                if kind == "event":
-                    event = message.get("event")
-                    if pending is not None and event == "hand_ended":  # our decision ended the hand
+        try:
+            async with ws:
+                pending: tuple[int, int, float] | None = None
+                moved_to = None
+                while moved_to is None:
+                    left = deadline - time.monotonic()
+                    if left <= 0:
+                        return
+                    try:
+                        message = json.loads(await asyncio.wait_for(ws.recv(), timeout=min(left, 5.0)))
+                    except TimeoutError:
+                        continue  # a quiet table: look at the deadline again
+                    now = time.monotonic()
+                    figures.last_message[table_id] = now
+                    kind = message.get("type")
+                    if kind == "error":
+                        figures.errors[message.get("code", "?")] += 1
+                        pending = None
+                        continue
+                    if kind == "event":
+                        event = message.get("event")
+                        if pending is not None and event == "hand_ended":  # our decision ended the hand
+                            figures.latencies.append(now - pending[2])
+                            pending = None
+                        if event == "places" and any(p["player"] == player.name for p in message["places"]):
+                            figures.current.pop(player.name, None)
+                            return
+                        if event == "moved" and message["player"] == player.name:
+                            figures.moves += 1
+                            moved_to = message["table"]
+                        if event == "hand_ended":
+                            figures.table_ended[table_id] = now
+                        continue
+                    if kind != "state":
+                        continue
+                    if not any(
+                        s.get("player") and s["player"]["name"] == player.name for s in message["seats"]
+                    ):
+                        # Not seated here: moved while (re)connecting, the `moved` event unseen. Ask where, as the
+                        # browser's page asks the tournament list.
+                        where = await asyncio.to_thread(table_now, player.user_id)
+                        if where is None:  # out of the tournament (its `places` event missed too)
+                            figures.current.pop(player.name, None)
+                            return
+                        if where != table_id:
+                            figures.errors["found_moved"] += 1
+                            moved_to = where  # the loop ends: the bot goes there
+                        continue
+                    hand = message.get("hand")
+                    info = message.get("tournament") or {}
+                    if hand is not None and figures.table_hand.get(table_id) != hand["id"]:
+                        if figures.table_h4h.get(table_id) and table_id in figures.table_ended:
+                            figures.h4h_waits.append(max(0.0, now - figures.table_ended.pop(table_id) - 3.0))
+                        figures.table_hand[table_id] = hand["id"]
+                    figures.table_h4h[table_id] = bool(info.get("hand_for_hand"))
+                    if pending is not None and (
+                        hand is None or hand["id"] != pending[0] or hand["action_no"] > pending[1]
+                    ):  # None: a show or muck done
                         figures.latencies.append(now - pending[2])
                         pending = None
-                    if event == "places" and any(p["player"] == player.name for p in message["places"]):
-                        figures.current.pop(player.name, None)
-                        return
-                    if event == "moved" and message["player"] == player.name:
-                        figures.moves += 1
-                        moved_to = message["table"]
-                    if event == "hand_ended":
-                        figures.table_ended[table_id] = now
-                    continue
-                if kind != "state":
-                    continue
-                if not any(s.get("player") and s["player"]["name"] == player.name for s in message["seats"]):
-                    # Not seated here: moved while (re)connecting, the `moved` event unseen. Ask where, as the
-                    # browser's page asks the tournament list.
-                    where = await asyncio.to_thread(table_now, player.user_id)
-                    if where is None:  # out of the tournament (its `places` event missed too)
-                        figures.current.pop(player.name, None)
-                        return
-                    if where != table_id:
-                        figures.errors["found_moved"] += 1
-                        moved_to = where  # the loop ends: the bot goes there
-                    continue
-                hand = message.get("hand")
-                info = message.get("tournament") or {}
-                if hand is not None and figures.table_hand.get(table_id) != hand["id"]:
-                    if figures.table_h4h.get(table_id) and table_id in figures.table_ended:
-                        figures.h4h_waits.append(max(0.0, now - figures.table_ended.pop(table_id) - 3.0))
-                    figures.table_hand[table_id] = hand["id"]
-                figures.table_h4h[table_id] = bool(info.get("hand_for_hand"))
-                if pending is not None and (
-                    hand is None or hand["id"] != pending[0] or hand["action_no"] > pending[1]
-                ):  # None: a show or muck done
-                    figures.latencies.append(now - pending[2])
-                    pending = None
-                if message.get("legal") and hand is not None:
-                    mine = next(
-                        (
-                            s
-                            for s in message["seats"]
-                            if s.get("player") and s["player"]["name"] == player.name
-                        ),
-                        {},
-                    )
-                    choice = choose(message["legal"], rng, (mine.get("stack") or 0) + (mine.get("bet") or 0))
-                    await ws.send(
-                        json.dumps(
-                            {"type": "act", "hand_id": hand["id"], "action_no": hand["action_no"], **choice}
+                    if message.get("legal") and hand is not None:
+                        mine = next(
+                            (
+                                s
+                                for s in message["seats"]
+                                if s.get("player") and s["player"]["name"] == player.name
+                            ),
+                            {},
                         )
-                    )
-                    pending = (hand["id"], hand["action_no"], time.monotonic())
-            table_id = moved_to
-            figures.current[player.name] = table_id
+                        choice = choose(
+                            message["legal"], rng, (mine.get("stack") or 0) + (mine.get("bet") or 0)
+                        )
+                        await ws.send(
+                            json.dumps(
+                                {
+                                    "type": "act",
+                                    "hand_id": hand["id"],
+                                    "action_no": hand["action_no"],
+                                    **choice,
+                                }
+                            )
+                        )
+                        pending = (hand["id"], hand["action_no"], time.monotonic())
+        except websockets.exceptions.ConnectionClosed as closed:
+            # Closed by the room (a web process restarting, too many windows while a given-up handshake is
+            # being released): connect again, as the page does, and find the seat by the first state.
+            figures.errors[f"closed_{closed.rcvd.code if closed.rcvd else 'none'}"] += 1
+            await asyncio.sleep(1.0)
+            continue
+        table_id = moved_to
+        figures.current[player.name] = table_id
 
 
 def table_now(user_id: int) -> int | None:

@@ -327,7 +327,28 @@ async def online_release(user_id: int) -> None:
             logger.warning("could not count a player offline", exc_info=True)
 
 
+# What a consumer's cleanup may take when its application is cancelled, before it gives up (the entries it
+# would release then expire after CONNECTION_TTL).
+CANCELLED_CLEANUP_SECONDS = 5.0
+CLOSE_ABNORMAL = 1006
+
+
 class RoomConsumer(AsyncWebsocketConsumer):
+    async def __call__(self, scope, receive, send) -> None:
+        """Channels' consumer, and its `disconnect` when the application is cancelled instead of told: daphne
+        cancels an application whose client went away and which has not ended within its close timeout (a
+        handshake given up while `connect` waited on a busy database thread). Without this, what `connect` had
+        counted (the player's connection at the table, the player online) stayed counted until its TTL, and a
+        player retrying under load was refused as having the table open in too many windows."""
+        try:
+            await super().__call__(scope, receive, send)
+        except asyncio.CancelledError:
+            try:
+                await asyncio.wait_for(self.disconnect(CLOSE_ABNORMAL), timeout=CANCELLED_CLEANUP_SECONDS)
+            except Exception:  # the TTLs end what could not be released here
+                logger.warning("a cancelled consumer could not release what it held", exc_info=True)
+            raise
+
     async def dispatch(self, message: dict) -> None:
         """Channels' dispatch without the hop it makes to the database thread before every message to close
         old connections: a table's broadcast reaches each of its consumers, and that hop queued each of them

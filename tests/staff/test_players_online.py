@@ -94,6 +94,10 @@ def test_people_in_the_lobby_or_at_a_table_seated_or_watching_are_online_bots_an
     asyncio.run(scenario())
 
 
+async def _released_by_nobody(*args, **kwargs) -> None:
+    """What a killed process releases: nothing."""
+
+
 def test_a_connection_its_process_never_closed_stops_counting_after_the_ttl(monkeypatch):
     """A lobby left open stays online past the TTL (its process refreshes it); once that process is gone
     (killed: nothing refreshes or closes its connections), the player stops counting CONNECTION_TTL later."""
@@ -110,6 +114,7 @@ def test_a_connection_its_process_never_closed_stops_counting_after_the_ttl(monk
         consumers._online_live.pop(loop_key, None)
         consumers._connections_live.pop(loop_key, None)
         consumers._connections_refreshers.pop(loop_key).cancel()
+        monkeypatch.setattr(consumers, "online_release", _released_by_nobody)  # a killed process runs no code
         lobby.future.cancel()
         await asyncio.sleep(0.1)
         assert players_online() == 1, "her process died without closing: counted until the TTL"

@@ -110,6 +110,36 @@ def test_a_player_may_open_a_table_a_few_times_not_sixty():
     asyncio.run(scenario())
 
 
+def test_connections_the_server_gave_up_on_are_released_at_once(monkeypatch):
+    """daphne cancels the application of a client that went away when it does not end in time (a handshake
+    given up while the server was busy): the cancelled consumer releases what it counted, so the player's
+    retries are not refused as too many windows for a minute."""
+    from tables import consumers
+
+    monkeypatch.setattr(consumers, "CONNECTION_TTL", 60)
+    table = table_create()
+    alice = player_create()
+    cookie = session_cookie_for(alice)
+
+    async def scenario():
+        for _round in range(3):  # more given-up handshakes than the cap
+            sockets = [communicator(table.id, cookie=cookie) for _ in range(CONNECTIONS_PER_USER_AND_TABLE)]
+            for ws in sockets:
+                assert (await opened(ws))["type"] == "state"
+            for ws in sockets:
+                ws.future.cancel()
+            await asyncio.sleep(0.2)
+        again = communicator(table.id, cookie=cookie)
+        assert (await opened(again))["type"] == "state", "the retry is let in"
+        await again.disconnect()
+
+    asyncio.run(scenario())
+
+
+async def _released_by_nobody(*args, **kwargs) -> None:
+    """What a killed process releases: nothing."""
+
+
 def test_connections_a_killed_process_never_closed_stop_counting_within_the_ttl(monkeypatch):
     """A web process killed with a player's 4 windows of a table open cannot release them: they count against
     the player's cap until CONNECTION_TTL after their last refresh, not for hours; live ones stay counted."""
@@ -138,13 +168,19 @@ def test_connections_a_killed_process_never_closed_stop_counting_within_the_ttl(
             assert (await opened(ws))["type"] == "state"
         await asyncio.sleep(7)  # over twice the TTL: the open connections are refreshed, so still counted
         assert await refused(), "live connections kept counting past the TTL"
-        # Killed: nothing refreshes or releases its connections any more.
+        # Killed: nothing refreshes or releases its connections any more (a killed process runs no code: not
+        # even the release a cancelled consumer makes).
         loop_key = id(asyncio.get_running_loop())
         consumers._connections_live.pop(loop_key, None)
         consumers._connections_refreshers.pop(loop_key).cancel()
-        for ws in sockets:
-            ws.future.cancel()
-        await asyncio.sleep(0.1)
+        release = consumers.connection_release
+        consumers.connection_release = _released_by_nobody
+        try:
+            for ws in sockets:
+                ws.future.cancel()
+            await asyncio.sleep(0.1)
+        finally:
+            consumers.connection_release = release
 
     async def another_process():
         assert await refused(), "the dead process's connections count at first"
