@@ -185,15 +185,26 @@ async def user_allow(user_id: int, *, chat: bool) -> int:
 _redis_clients: dict[int, object] = {}
 
 
+# The asyncio Redis client's connections, per event loop: at most REDIS_POOL_SIZE at once, a command waiting
+# up to REDIS_POOL_WAIT seconds for one. redis-py's default pool refuses the 101st at once (MaxConnectionsError):
+# 450 players connecting to one web process within seconds (a tournament's start) had their handshakes fail.
+REDIS_POOL_SIZE = 100
+REDIS_POOL_WAIT = 10.0
+
+
 def _redis():
-    """An asyncio Redis client for this event loop (the room's REDIS_URL)."""
+    """An asyncio Redis client for this event loop (the room's REDIS_URL), on a pool that waits for a free
+    connection rather than refusing."""
     import redis.asyncio as redis_asyncio
     from django.conf import settings
 
     key = id(asyncio.get_running_loop())
     client = _redis_clients.get(key)
     if client is None:
-        client = _redis_clients[key] = redis_asyncio.Redis.from_url(settings.REDIS_URL)
+        pool = redis_asyncio.BlockingConnectionPool.from_url(
+            settings.REDIS_URL, max_connections=REDIS_POOL_SIZE, timeout=REDIS_POOL_WAIT
+        )
+        client = _redis_clients[key] = redis_asyncio.Redis(connection_pool=pool)
     return client
 
 

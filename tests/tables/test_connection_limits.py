@@ -136,6 +136,26 @@ def test_connections_the_server_gave_up_on_are_released_at_once(monkeypatch):
     asyncio.run(scenario())
 
 
+def test_a_rush_of_players_connecting_at_once_waits_for_redis_rather_than_failing(monkeypatch):
+    """More players connect to one web process at the same moment than its Redis pool has connections (a
+    tournament's start: hundreds within seconds): each handshake waits for a connection and gets its table,
+    none fails. Here a pool of 4 and 24 players."""
+    from tables import consumers
+
+    monkeypatch.setattr(consumers, "REDIS_POOL_SIZE", 4)
+    monkeypatch.setattr(consumers, "_redis_clients", {})  # this test's own pool, of that size
+    table = table_create()
+    cookies = [session_cookie_for(player_create()) for _ in range(24)]
+
+    async def scenario():
+        sockets = [communicator(table.id, cookie=cookie) for cookie in cookies]
+        firsts = await asyncio.gather(*(opened(ws) for ws in sockets))
+        assert [first["type"] for first in firsts] == ["state"] * 24
+        await asyncio.gather(*(ws.disconnect() for ws in sockets))
+
+    asyncio.run(scenario())
+
+
 async def _released_by_nobody(*args, **kwargs) -> None:
     """What a killed process releases: nothing."""
 
