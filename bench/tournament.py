@@ -76,7 +76,11 @@ async def bot(
         ):  # a handshake refused under the first rush is tried again, as a browser would
             try:
                 ws = await websockets.connect(
-                    f"{url}/ws/tables/{table_id}/", origin=origin, additional_headers=headers, max_size=2**22
+                    f"{url}/ws/tables/{table_id}/",
+                    origin=origin,
+                    additional_headers=headers,
+                    max_size=2**22,
+                    open_timeout=60,  # as a browser waits (websockets' 10 s gave up and retried: a storm)
                 )
                 break
             except (

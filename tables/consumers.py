@@ -505,6 +505,12 @@ def language_of(scope: dict) -> str:
     return settings.LANGUAGE_CODE
 
 
+# Tables this process has seen exist (tables are closed, not deleted): a handshake waits on the database (four
+# threads, behind every connection's reads) only for the first connection to a table. At a 900-entrant
+# tournament's start the exists query queued behind the other connections' state reads past daphne's 20 s.
+_tables_seen: set[int] = set()
+
+
 class TableConsumer(RoomConsumer):
     async def connect(self) -> None:
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
@@ -515,10 +521,13 @@ class TableConsumer(RoomConsumer):
         self.refused_in_row = 0
         self.language = language_of(self.scope)
         self.counted = False
-        exists = await db_call(Table.objects.filter(pk=self.table_id).exists)()
-        if not exists:
-            await self.close(code=CLOSE_NO_TABLE)
-            return
+        if (
+            self.table_id not in _tables_seen
+        ):  # the handshake waits on the database once per table and process
+            if not await db_call(Table.objects.filter(pk=self.table_id).exists)():
+                await self.close(code=CLOSE_NO_TABLE)
+                return
+            _tables_seen.add(self.table_id)
         if self.authenticated:
             if not await connection_claim(
                 self.user.pk, self.table_id, self.channel_name, online=online_id(self.user) is not None
