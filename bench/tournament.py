@@ -81,6 +81,7 @@ async def bot(
                     additional_headers=headers,
                     max_size=2**22,
                     open_timeout=60,  # as a browser waits (websockets' 10 s gave up and retried: a storm)
+                    ping_interval=None,  # browsers do not ping: daphne pings them (a late pong closed the bot's)
                 )
                 break
             except (
