@@ -78,6 +78,19 @@ def live_room(room_env):
         room.stop()
 
 
+@pytest.fixture
+def live_room_with_beat(room_env):
+    """As live_room, the worker running beat too: the sweeps (seats past their limits freed every 2 s,
+    tournaments started at their time, the payout refresh)."""
+    room = Room(room_env)
+    try:
+        room.start_worker(beat=True)
+        room.start_daphne()
+        yield room
+    finally:
+        room.stop()
+
+
 @pytest.fixture(scope="session")
 def backends_ended_at_the_end(django_db_setup, django_db_blocker):
     """Killed daphne and worker processes (the recovery and fault tests) can leave a server backend behind

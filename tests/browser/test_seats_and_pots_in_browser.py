@@ -14,25 +14,13 @@ from tables import services
 from tables.models import Hand, Seat, Table
 from tests.factories import act, legal_now, player_create, table_create, to_act_user
 from tests.factories import sit_now as sit
-from tests.live import ARTIFACTS, Room, needs_chromium, sign_up, sit_down
+from tests.live import ARTIFACTS, needs_chromium, sign_up, sit_down
 from tests.tables.wsclient import session_cookie_for
 
 pytestmark = [pytest.mark.live, pytest.mark.browser, pytest.mark.django_db(transaction=True), needs_chromium]
 
 DESKTOP = {"width": 1366, "height": 768}
 PHONE = {"width": 390, "height": 844}
-
-
-@pytest.fixture
-def room_with_beat(room_env):
-    """daphne and a worker running beat's sweep (every 2 s), which frees the seats past the tables' limits."""
-    room = Room(room_env)
-    try:
-        room.start_worker(beat=True)
-        room.start_daphne()
-        yield room
-    finally:
-        room.stop()
 
 
 def shot(page, name: str) -> None:
@@ -193,9 +181,9 @@ def test_a_new_player_on_a_phone_waits_on_a_full_table_and_is_seated_from_the_li
     assert report.ok, report.violations
 
 
-def test_a_player_who_sits_out_too_long_loses_the_seat_and_gets_the_chips_back(room_with_beat, browser):
+def test_a_player_who_sits_out_too_long_loses_the_seat_and_gets_the_chips_back(live_room_with_beat, browser):
     table = table_create(seats=6, small_blind=10, big_blind=20, sit_out_limit_seconds=3)
-    base = room_with_beat.http_url
+    base = live_room_with_beat.http_url
     errors: list[str] = []
     page = browser.new_context(viewport=DESKTOP).new_page()
     page.on("pageerror", lambda error: errors.append(str(error)))

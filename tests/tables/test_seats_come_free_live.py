@@ -22,17 +22,6 @@ from tests.tables.wsclient import TableClient, session_cookie_for
 pytestmark = [pytest.mark.live, pytest.mark.django_db(transaction=True)]
 
 
-@pytest.fixture
-def room_with_beat(room_env):
-    room = Room(room_env)
-    try:
-        room.start_worker(beat=True)
-        room.start_daphne()
-        yield room
-    finally:
-        room.stop()
-
-
 async def _play(client: TableClient, seat: int, choose, stop: asyncio.Event) -> None:
     """Answer every decision of `seat` with `choose(legal actions)` until `stop` is set."""
     answered = None
@@ -68,8 +57,8 @@ def _call(legal: set[str]) -> str | None:
     return None
 
 
-def test_gone_busted_and_sitting_out_players_free_their_seats(room_with_beat):
-    room = room_with_beat
+def test_gone_busted_and_sitting_out_players_free_their_seats(live_room_with_beat):
+    room = live_room_with_beat
     table = table_create(
         seats=6,
         small_blind=1,
@@ -308,12 +297,12 @@ def _bots_seated(table_id: int) -> int:
         connection.close()
 
 
-def test_house_bots_make_room_for_people_who_wait_and_come_back_when_they_leave(room_with_beat):
+def test_house_bots_make_room_for_people_who_wait_and_come_back_when_they_leave(live_room_with_beat):
     """A full 3-seat practice table (two house bots and Alice), on a real worker with beat: Bob joins the
     waiting list in the middle of a hand; a bot leaves after that hand and Bob is offered its seat and sits
     down; the table is then full of people and a bot, so the other bot leaves after its hand too. When Alice and
     Bob leave, the sweep brings both bots back, and the lobby counts them."""
-    room = room_with_beat
+    room = live_room_with_beat
     table = table_create(seats=3, action_seconds=10, time_bank_seconds=0)
     assert services.bots_seat(table_id=table.id, count=2) == 2
     alice, bob = player_create(), player_create()

@@ -28,19 +28,6 @@ def aggressive(legal: list[dict], rng: random.Random) -> str:
     return next(iter(actions))
 
 
-@pytest.fixture
-def live_room_with_beat(room_env):
-    from tests.live import Room
-
-    room = Room(room_env)
-    try:
-        room.start_worker(beat=True)
-        room.start_daphne()
-        yield room
-    finally:
-        room.stop()
-
-
 @pytest.mark.parametrize(
     ("seats", "buy_in", "prizes"),
     [(6, 1_000, [3_900, 2_100]), (2, 1_000, [2_000]), (10, 1_000, [5_000, 3_000, 2_000])],
