@@ -184,6 +184,25 @@ def acting(pages, timeout_ms: int = 15_000):
     raise AssertionError("nobody was given the action")
 
 
+def play_out_in_browser(page, hand_id: int) -> None:
+    """Play the page's player through hand `hand_id` against whoever else sits (house bots): check when free,
+    else call; returns once the hand is in the page's Last hands."""
+    entry = page.locator(f'#hand-history li[data-hand="{hand_id}"]')
+    for _ in range(60):
+        if entry.count():
+            break
+        try:
+            acting([page], timeout_ms=1_000)
+        except AssertionError:
+            continue
+        actions = visible_actions(page)
+        choice = "check" if "check" in actions else "call" if "call" in actions else None
+        if choice:
+            page.locator(f'#action-bar [data-action="{choice}"]').click()
+        page.wait_for_timeout(300)
+    entry.wait_for(timeout=30_000)
+
+
 def visible_actions(page) -> set[str]:
     return set(
         page.eval_on_selector_all(

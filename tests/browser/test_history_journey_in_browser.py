@@ -17,7 +17,15 @@ from pokerkit.notation import PokerStarsParser
 from tables.models import Hand
 from tables.services import bots_seat
 from tests.factories import table_create
-from tests.live import ARTIFACTS, BASE_DIR, Room, acting, needs_chromium, sign_up, sit_down, visible_actions
+from tests.live import (
+    ARTIFACTS,
+    BASE_DIR,
+    Room,
+    needs_chromium,
+    play_out_in_browser,
+    sign_up,
+    sit_down,
+)
 from tests.tables.history_helpers import cents, person, play_out, seat_all
 
 pytestmark = [
@@ -73,21 +81,8 @@ def test_a_newcomer_plays_a_hand_then_verifies_replays_and_downloads_it(live_roo
     assert page.locator("#deck-commitment-popover").is_visible()
     assert page.inner_text("#deck-commitment-value") == hand.commitment
 
-    # Play the hand out against the bots: check when free, else call.
+    play_out_in_browser(page, hand.id)  # against the bots: check when free, else call
     entry = page.locator(f'#hand-history li[data-hand="{hand.id}"]')
-    for _ in range(60):
-        if entry.count():
-            break
-        try:
-            acting([page], timeout_ms=1_000)
-        except AssertionError:
-            continue
-        actions = visible_actions(page)
-        choice = "check" if "check" in actions else "call" if "call" in actions else None
-        if choice:
-            page.locator(f'#action-bar [data-action="{choice}"]').click()
-        page.wait_for_timeout(300)
-    entry.wait_for(timeout=30_000)
     hand = Hand.objects.get(pk=hand.pk)
     assert hand.status == Hand.Status.COMPLETE
     mine = sorted(hand.hole_cards[me])

@@ -9,7 +9,13 @@ from cashier.selectors import ledger_check
 from tables.models import Game, Hand, Structure
 from tables.services import bots_seat
 from tests.factories import table_create
-from tests.live import ARTIFACTS, acting, needs_chromium, sign_up, sit_down, visible_actions
+from tests.live import (
+    ARTIFACTS,
+    needs_chromium,
+    play_out_in_browser,
+    sign_up,
+    sit_down,
+)
 
 pytestmark = [pytest.mark.live, pytest.mark.browser, pytest.mark.django_db(transaction=True), needs_chromium]
 
@@ -54,20 +60,7 @@ def test_a_newcomer_sits_at_omaha_hi_lo_sees_four_cards_and_plays_a_hand_against
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"omaha-hi-lo-four-cards-{WIDTH}x{HEIGHT}.png"))
 
-    # Play the hand out against the bots: check when free, else call.
-    for _ in range(60):
-        if page.locator(f'#hand-history li[data-hand="{hand.id}"]').count():
-            break
-        try:
-            acting([page], timeout_ms=1_000)
-        except AssertionError:
-            continue
-        actions = visible_actions(page)
-        choice = "check" if "check" in actions else "call" if "call" in actions else None
-        if choice:
-            page.locator(f'#action-bar [data-action="{choice}"]').click()
-        page.wait_for_timeout(300)
-    page.wait_for_selector(f'#hand-history li[data-hand="{hand.id}"]', timeout=30_000)
+    play_out_in_browser(page, hand.id)  # against the bots: check when free, else call
     page.screenshot(path=str(ARTIFACTS / f"omaha-hi-lo-hand-over-{WIDTH}x{HEIGHT}.png"))
     played = Hand.objects.get(pk=hand.pk)
     mine_acted = [

@@ -11,7 +11,14 @@ from tables.models import Game, Hand, Structure
 from tables.services import bots_seat
 from tests.engine.engine_helpers import stacked_deck
 from tests.factories import sit, table_create
-from tests.live import ARTIFACTS, Room, acting, needs_chromium, sign_up, sit_down, visible_actions
+from tests.live import (
+    ARTIFACTS,
+    Room,
+    needs_chromium,
+    play_out_in_browser,
+    sign_up,
+    sit_down,
+)
 from tests.tables.history_helpers import act, person
 
 pytestmark = [pytest.mark.live, pytest.mark.browser, pytest.mark.django_db(transaction=True), needs_chromium]
@@ -45,20 +52,7 @@ def test_a_newcomer_sits_at_omaha_sees_four_cards_and_plays_a_hand_against_the_h
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "omaha-four-cards.png"))
 
-    # Play the hand out against the bots: check when free, else call.
-    for _ in range(60):
-        if page.locator(f'#hand-history li[data-hand="{hand.id}"]').count():
-            break
-        try:
-            acting([page], timeout_ms=1_000)
-        except AssertionError:
-            continue
-        actions = visible_actions(page)
-        choice = "check" if "check" in actions else "call" if "call" in actions else None
-        if choice:
-            page.locator(f'#action-bar [data-action="{choice}"]').click()
-        page.wait_for_timeout(300)
-    page.wait_for_selector(f'#hand-history li[data-hand="{hand.id}"]', timeout=30_000)
+    play_out_in_browser(page, hand.id)  # against the bots: check when free, else call
     page.screenshot(path=str(ARTIFACTS / "omaha-hand-over.png"))
     played = Hand.objects.get(pk=hand.pk)
     assert played.status == "complete" and len(played.actions) >= 1
