@@ -74,10 +74,13 @@ def check_chips(tournament: Tournament, entrants: int | None = None) -> None:
 
 
 def _sizes(tournament: Tournament) -> dict[int, int]:
+    """Players at each table as the floor counted them when it last dealt: everyone still playing, those whose
+    chips ran out in a hand the floor has not recorded yet included (a hand the blinds put all in, settled at
+    its deal in the same floor run as another table's deal; a bust waiting for its hand-for-hand round)."""
     links = TournamentTable.objects.filter(tournament=tournament, broken=False)
     sizes = {link.table_id: 0 for link in links}
     for table_id in Entry.objects.filter(
-        tournament=tournament, status=Entry.Status.PLAYING, chips__gt=0, table__isnull=False
+        tournament=tournament, status=Entry.Status.PLAYING, table__isnull=False
     ).values_list("table_id", flat=True):
         sizes[table_id] = sizes.get(table_id, 0) + 1
     return sizes
