@@ -217,7 +217,7 @@ def tournament_prepare(*, entrants: int, seats: int, level_seconds: int):
     from django.utils import timezone
 
     from tournaments import services
-    from tournaments.defaults import defaults_ensure
+    from tournaments.defaults import defaults_ensure, levels_create
     from tournaments.models import BlindLevel, BlindStructure, PayoutTable, Tournament
     from tournaments.rules.structures import Speed, default_schedule
 
@@ -225,16 +225,10 @@ def tournament_prepare(*, entrants: int, seats: int, level_seconds: int):
     structure = BlindStructure.objects.create(
         name=f"Bench {level_seconds}s {time.time_ns()}", speed=Speed.HYPER, starting_stack=1_500
     )
-    BlindLevel.objects.bulk_create(
-        BlindLevel(
-            structure=structure,
-            number=n,
-            small_blind=lv.small_blind,
-            big_blind=lv.big_blind,
-            ante=lv.ante,
-            seconds=lv.seconds,
-        )
-        for n, lv in enumerate(default_schedule(Speed.HYPER, level_seconds=level_seconds).levels, start=1)
+    levels_create(
+        blind_level=BlindLevel,
+        structure=structure,
+        schedule=default_schedule(Speed.HYPER, level_seconds=level_seconds),
     )
     tournament = Tournament.objects.create(
         name=f"Bench {entrants}",

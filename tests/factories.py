@@ -24,7 +24,7 @@ from tables import services
 from tables.management.commands.seed_demo import rake_schedules_seed
 from tables.models import Currency, Hand, Seat, Structure, Table
 from tests.admin_client import staff_client
-from tournaments.defaults import defaults_ensure
+from tournaments.defaults import defaults_ensure, levels_create
 from tournaments.models import BlindStructure, PayoutTable, Tournament
 
 CARD_OK = SandboxProvider.CARD_OK
@@ -280,15 +280,9 @@ def fast_structure(seconds: int = 3):
         speed=Speed.HYPER.value,
         starting_stack=1_500,
     )
-    BlindLevel.objects.bulk_create(
-        BlindLevel(
-            structure=structure,
-            number=n,
-            small_blind=lv.small_blind,
-            big_blind=lv.big_blind,
-            ante=lv.ante,
-            seconds=lv.seconds,
-        )
-        for n, lv in enumerate(default_schedule(Speed.HYPER, level_seconds=seconds).levels, start=1)
+    levels_create(
+        blind_level=BlindLevel,
+        structure=structure,
+        schedule=default_schedule(Speed.HYPER, level_seconds=seconds),
     )
     return structure

@@ -184,6 +184,17 @@ def acting(pages, timeout_ms: int = 15_000):
     raise AssertionError("nobody was given the action")
 
 
+DESKTOP = {"width": 1366, "height": 768}
+PHONE = {"width": 390, "height": 844}
+
+
+def shot(page, name: str) -> None:
+    """A screenshot into the test artefacts, named with the window's size."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    size = page.viewport_size
+    page.screenshot(path=str(ARTIFACTS / f"{name}-{size['width']}x{size['height']}.png"))
+
+
 def play_out_in_browser(page, hand_id: int) -> None:
     """Play the page's player through hand `hand_id` against whoever else sits (house bots): check when free,
     else call; returns once the hand is in the page's Last hands."""

@@ -15,6 +15,22 @@ STRUCTURES = {
 PAYOUTS = {"Sit-and-go": sit_and_go_default, "Multi-table (15 % paid)": multi_table_default}
 
 
+def levels_create(*, blind_level, structure, schedule) -> None:
+    """A blind structure's rows from a schedule of `tournaments.rules` (levels numbered from 1), with the model
+    class given (a migration's historical one, or the app's)."""
+    blind_level.objects.bulk_create(
+        blind_level(
+            structure=structure,
+            number=number,
+            small_blind=level.small_blind,
+            big_blind=level.big_blind,
+            ante=level.ante,
+            seconds=level.seconds,
+        )
+        for number, level in enumerate(schedule.levels, start=1)
+    )
+
+
 def defaults_create(*, blind_structure, blind_level, payout_table, payout_band) -> None:
     """Create the defaults that do not exist yet, with the model classes given."""
     for speed, name in STRUCTURES.items():
@@ -22,17 +38,7 @@ def defaults_create(*, blind_structure, blind_level, payout_table, payout_band) 
             name=name, defaults={"speed": speed.value, "starting_stack": SPEED_STARTING_STACK[speed]}
         )
         if created:
-            blind_level.objects.bulk_create(
-                blind_level(
-                    structure=structure,
-                    number=number,
-                    small_blind=level.small_blind,
-                    big_blind=level.big_blind,
-                    ante=level.ante,
-                    seconds=level.seconds,
-                )
-                for number, level in enumerate(default_schedule(speed).levels, start=1)
-            )
+            levels_create(blind_level=blind_level, structure=structure, schedule=default_schedule(speed))
     for name, default in PAYOUTS.items():
         table, created = payout_table.objects.get_or_create(name=name)
         if created:

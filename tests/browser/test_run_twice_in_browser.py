@@ -8,12 +8,9 @@ import pytest
 
 from tables.models import Hand, Seat
 from tests.factories import table_create
-from tests.live import ARTIFACTS, needs_chromium, sign_up, sit_down, visible_actions
+from tests.live import DESKTOP, PHONE, needs_chromium, shot, sign_up, sit_down, visible_actions
 
 pytestmark = [pytest.mark.live, pytest.mark.browser, pytest.mark.django_db(transaction=True), needs_chromium]
-
-DESKTOP = {"width": 1366, "height": 768}
-PHONE = {"width": 390, "height": 844}
 
 
 def player_page(browser, base: str, name: str, viewport: dict, errors: list):
@@ -21,12 +18,6 @@ def player_page(browser, base: str, name: str, viewport: dict, errors: list):
     page.on("pageerror", lambda error: errors.append(f"{name}: {error}"))
     sign_up(page, base, name)
     return page
-
-
-def shot(page, name: str) -> None:
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    size = page.viewport_size
-    page.screenshot(path=str(ARTIFACTS / f"{name}-{size['width']}x{size['height']}.png"))
 
 
 def wait_until(condition, *, timeout: float = 20, what: str = "the condition") -> None:

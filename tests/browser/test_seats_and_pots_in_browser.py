@@ -14,19 +14,10 @@ from tables import services
 from tables.models import Hand, Seat, Table
 from tests.factories import act, legal_now, player_create, table_create, to_act_user
 from tests.factories import sit_now as sit
-from tests.live import ARTIFACTS, needs_chromium, sign_up, sit_down
+from tests.live import DESKTOP, PHONE, needs_chromium, shot, sign_up, sit_down
 from tests.tables.wsclient import session_cookie_for
 
 pytestmark = [pytest.mark.live, pytest.mark.browser, pytest.mark.django_db(transaction=True), needs_chromium]
-
-DESKTOP = {"width": 1366, "height": 768}
-PHONE = {"width": 390, "height": 844}
-
-
-def shot(page, name: str) -> None:
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    size = page.viewport_size
-    page.screenshot(path=str(ARTIFACTS / f"{name}-{size['width']}x{size['height']}.png"))
 
 
 def chips(amount: int) -> str:

@@ -10,19 +10,10 @@ from playwright.sync_api import expect
 from tables import services
 from tables.models import Hand
 from tests.factories import act, player_create, sit_now, table_create
-from tests.live import ARTIFACTS, needs_chromium
+from tests.live import DESKTOP, PHONE, needs_chromium, shot
 from tests.tables.wsclient import session_cookie_for
 
 pytestmark = [pytest.mark.live, pytest.mark.browser, pytest.mark.django_db(transaction=True), needs_chromium]
-
-DESKTOP = {"width": 1366, "height": 768}
-PHONE = {"width": 390, "height": 844}
-
-
-def shot(page, name: str) -> None:
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    size = page.viewport_size
-    page.screenshot(path=str(ARTIFACTS / f"{name}-{size['width']}x{size['height']}.png"))
 
 
 def italian(browser, base: str, viewport: dict):
