@@ -129,8 +129,13 @@ def messages_numbered(*, first: int, events: list[dict], snapshot: dict | None =
     return messages
 
 
-def group_send_batch(group: str, messages: list[dict]) -> None:
-    _group_send(group, {"type": "room.batch", "messages": messages})
+def group_send_batch(group: str, messages: list[dict], *, follow: dict | None = None) -> None:
+    """One change's messages to a group; `follow`, when given, is read by each web process's channel layer
+    (tables.held.view_follow) and never sent to a client."""
+    payload: dict = {"type": "room.batch", "messages": messages}
+    if follow is not None:
+        payload["follow"] = follow
+    _group_send(group, payload)
 
 
 def group_send(group: str, message: dict) -> None:

@@ -35,12 +35,15 @@ def event(*, table_id: int, event: str, data: dict) -> int:
     return broadcast.table_send_event_on_commit(table_id=table_id, event=event, data=data)
 
 
-def publish_numbered(*, table_id: int, first_seq: int, events: list[dict], snapshot: dict) -> None:
+def publish_numbered(
+    *, table_id: int, first_seq: int, events: list[dict], snapshot: dict, follow: dict | None = None
+) -> None:
     """Messages whose seqs the change took itself (the one-statement write of an action): numbered from
-    `first_seq` and sent after commit."""
+    `first_seq` and sent after commit; `follow` (tables.held.follow_of) rides with them for the other web
+    processes' views of the table, never for clients."""
     messages = broadcast.messages_numbered(first=first_seq, events=events, snapshot=snapshot)
     group = broadcast.table_group(table_id)
-    transaction.on_commit(lambda: broadcast.group_send_batch(group, messages))
+    transaction.on_commit(lambda: broadcast.group_send_batch(group, messages, follow=follow))
 
 
 def lobby_changed() -> None:

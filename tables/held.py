@@ -7,16 +7,23 @@ every publish moves `seq` on in the same transaction; so a view whose `seq` is s
 and an action checked against it can be written with one statement that moves `seq` on only if it is still
 the view's (tables.services.table_act). A view is kept only once what it shows has committed, taken out while
 an action works on it, and dropped by any other publish from this process, so a change that rolled back is
-never read again and a stale view is rarely tried.
+never read again.
+
+With more than one web process, a table's players are spread over them, and each process's view is made old by
+every action taken through another. Such an action, written by its one statement, says what it wrote in its
+group message (`follow`), which reaches every process holding one of the table's connections: there
+`view_follow` moves the view (and the engine's state) on by that action, if the view was exactly the one the
+action was judged against; any other view is left to fail its seq check, as before.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import UTC, datetime
 
 from tables.engine.config import HandConfig
+from tables.engine.hand import Action, IllegalAction, replay
 from tables.engine.hand import Hand as EngineHand
-from tables.engine.hand import replay
 from tables.models import Hand, Seat, Table
 from tables.selectors import rake_schedule_for
 
@@ -81,3 +88,57 @@ def peek(table_id: int) -> TableView | None:
 
 def drop(table_id: int) -> None:
     _views.pop(table_id, None)
+
+
+# --- following another process's actions -----------------------------------------------------------------------
+
+
+def follow_of(*, table_id: int, hand: Hand, seq_before: int, seq_after: int) -> dict:
+    """What an action written by one statement wrote, for the other processes' views (`view_follow`): `hand` as
+    it is after the action (its log ends with it). Public information only, as the group message is."""
+    return {
+        "table": table_id,
+        "hand": hand.id,
+        "seq_before": seq_before,
+        "seq_after": seq_after,
+        "action": hand.actions[-1],
+        "to_act": hand.to_act,
+        "deadline": hand.deadline.timestamp() if hand.deadline is not None else None,
+        "saw_flop": hand.players_saw_flop,
+    }
+
+
+def view_follow(follow: dict) -> bool:
+    """Move this process's view of the table on by another process's action (`follow_of`), when the view is
+    the one that action was judged against (same hand, seq and action number); a view that is already past it
+    (this process wrote it) stays, any other is dropped (it would fail its seq check). Runs on the event loop
+    while database threads may take views: the view and the engine's state are taken out while they change,
+    as `take` and `hand_engine` do. Returns whether the view followed."""
+    view = _views.pop(follow["table"], None)
+    if view is None:
+        return False
+    hand = view.hand
+    if view.seq >= follow["seq_after"]:
+        keep(view)  # this process's own action, or newer
+        return False
+    if view.seq != follow["seq_before"] or hand.id != follow["hand"]:
+        return False  # old in another way: whoever acts next reads the table again
+    cached = _cache.pop(hand.id, None)
+    hand.actions = [*hand.actions, follow["action"]]
+    hand.to_act = follow["to_act"]
+    hand.deadline = (
+        datetime.fromtimestamp(follow["deadline"], UTC) if follow["deadline"] is not None else None
+    )
+    hand.time_bank_used = False
+    hand.players_saw_flop = follow["saw_flop"]
+    if cached is not None and cached[0] == len(hand.actions) - 1:
+        state = cached[1]
+        try:
+            state.act(Action.from_dict(follow["action"]))
+        except IllegalAction:  # not the state the writer judged: rebuilt from the log when next needed
+            pass
+        else:
+            hand_engine_keep(hand.id, state)
+    view.seq = follow["seq_after"]
+    keep(view)
+    return True

@@ -690,7 +690,13 @@ def _act_on_view(
     held.keep(view)
     # In autocommit: the statement has committed, and these are carried out at once.
     effects.publish_numbered(
-        table_id=table_id, first_seq=written[0] - count + 1, events=public, snapshot=snapshot
+        table_id=table_id,
+        first_seq=written[0] - count + 1,
+        events=public,
+        snapshot=snapshot,
+        follow=held.follow_of(
+            table_id=table_id, hand=hand, seq_before=written[0] - count, seq_after=written[0]
+        ),
     )
     if _bot_to_act(hand=hand, state=state):
         effects.bot_later(hand.id, hand.action_no, delay=BOT_THINK_SECONDS)
