@@ -564,18 +564,22 @@ class TableConsumer(RoomConsumer):
                 await self.send_json(waiting)
 
     async def disconnect(self, code: int) -> None:
-        if hasattr(self, "table_id"):
-            await self.channel_layer.group_discard(table_group(self.table_id), self.channel_name)
-        if getattr(self, "present", False):
-            await db_call(presence.connection_closed)(
-                table_id=self.table_id, user=self.user, channel=self.channel_name
-            )
+        # What Redis alone releases comes first: the seat's mark below waits on a database thread, which under
+        # load (a tournament's start) can take longer than a cancelled consumer's cleanup may; a connection
+        # left counted (and refreshed by this process) would refuse the player's retries for good.
         if getattr(self, "counted", False):
             self.counted = False
             await connection_release(
                 self.user.pk, self.table_id, self.channel_name, online=online_id(self.user) is not None
             )
+        if hasattr(self, "table_id"):
+            await self.channel_layer.group_discard(table_group(self.table_id), self.channel_name)
         await self.player_group_leave()
+        if getattr(self, "present", False):
+            self.present = False
+            await db_call(presence.connection_closed)(
+                table_id=self.table_id, user=self.user, channel=self.channel_name
+            )
 
     @property
     def authenticated(self) -> bool:

@@ -136,6 +136,46 @@ def test_connections_the_server_gave_up_on_are_released_at_once(monkeypatch):
     asyncio.run(scenario())
 
 
+def test_a_seated_players_given_up_connections_are_released_even_while_the_database_is_slow(monkeypatch):
+    """A tournament's start: hundreds of seated players connect at once, daphne gives up handshakes and
+    cancels them, and the seat's disconnection mark waits on a busy database thread for longer than a
+    cancelled consumer's cleanup may take. The connection counts are released first, by Redis alone: before,
+    they stayed counted (and refreshed by the live process) for good, and the player's bot at a 900-entrant
+    bench was refused as having the table open in too many windows until the tournament ended without it."""
+    import time
+
+    from tables import consumers, presence
+
+    closed_slowly = presence.connection_closed
+
+    def busy_database(**kwargs):
+        time.sleep(0.6)
+        return closed_slowly(**kwargs)
+
+    monkeypatch.setattr(consumers, "CANCELLED_CLEANUP_SECONDS", 0.2)
+    monkeypatch.setattr(presence, "connection_closed", busy_database)
+    table = table_create()
+    alice = player_create()
+    services.seat_take(table_id=table.id, user=alice, seat_number=1, buy_in=200, post="wait_bb")
+    cookie = session_cookie_for(alice)
+
+    async def scenario():
+        for _round in range(2):  # more given-up handshakes than the cap
+            sockets = [communicator(table.id, cookie=cookie) for _ in range(CONNECTIONS_PER_USER_AND_TABLE)]
+            for ws in sockets:
+                assert (await opened(ws))["type"] == "state"
+            for ws in sockets:
+                ws.future.cancel()
+            await asyncio.sleep(0.4)
+        again = communicator(table.id, cookie=cookie)
+        first = await opened(again)
+        assert first["type"] == "state", first
+        await again.disconnect()
+        await asyncio.sleep(1.5)  # the slow closes' threads end before the test's database goes
+
+    asyncio.run(scenario())
+
+
 def test_a_rush_of_players_connecting_at_once_waits_for_redis_rather_than_failing(monkeypatch):
     """More players connect to one web process at the same moment than its Redis pool has connections (a
     tournament's start: hundreds within seconds): each handshake waits for a connection and gets its table,
