@@ -22,7 +22,7 @@ from django.utils import translation
 from django.utils.translation import gettext_noop
 
 from cashier.errors import CashierError
-from tables import held, presence, protocol, services
+from tables import presence, protocol, services
 from tables.broadcast import LOBBY_GROUP, table_group, user_group
 from tables.models import Table
 from tables.selectors import chat_recent, table_list_open
@@ -63,9 +63,9 @@ async def _hand_hole_cards(table_id: int, hand_id: int) -> dict[str, list[str]]:
     """The hand's cards (engine seat -> cards) for this process's connections at the table to take their own
     player's from: from the table's view this process holds, else read once, whichever of the table's
     connections asks first (the others, sent the same message at the same moment, wait for that read)."""
-    view = held.peek(table_id)  # the table as this process holds it: no database call
-    if view is not None and view.hand.id == hand_id:
-        return view.hand.hole_cards
+    cards = services.hand_hole_cards_held(table_id=table_id, hand_id=hand_id)  # no database call
+    if cards is not None:
+        return cards
     key = (id(asyncio.get_running_loop()), table_id, hand_id)
     load = _card_loads.get(key)
     if load is None:

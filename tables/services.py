@@ -23,22 +23,20 @@ from datetime import timedelta
 from django.conf import settings
 from django.db import connection, transaction
 from django.db.models import Count, Exists, F, OuterRef, Q
-from django.utils import timezone, translation
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.audit import staff_action_record
 from cashier import selectors as cashier_selectors
 from cashier import services as cashier
 from cashier.models import SeatSession
-from cashier.templatetags.money import format_amount
-from tables import effects, held
+from tables import effects, held, presenters
 from tables.bots import BOTS_PER_TABLE, bot_choose, bot_users, bots_top_up
 from tables.engine import fairness
 from tables.engine.config import HandConfig, PostKind
 from tables.engine.hand import Action, IllegalAction, start_hand
 from tables.engine.hand import Hand as EngineHand
 from tables.engine.positions import MissedBlinds, NotEnoughPlayers, Positions, SeatState, plan_hand
-from tables.hand_names import shown_hand_names
 from tables.held import hand_engine, hand_engine_keep
 from tables.models import ChatLine, ChatMute, Hand, RemoveReason, Seat, Table, WaitingEntry
 from tables.selectors import (
@@ -134,7 +132,7 @@ def seat_take(*, table_id: int, user, seat_number: int | None, buy_in: int, post
         seat.disconnected = False  # sitting down is done over a connection to the table
         seat.save()
         _after_seat_change(
-            table=table, event="seat", data={"seat": seat.number, "player": _player_json(user)}
+            table=table, event="seat", data={"seat": seat.number, "player": presenters.player_json(user)}
         )
         return seat
 
@@ -316,12 +314,6 @@ def _seats_with(*, table: Table, user) -> tuple[list[Seat], Seat]:
     if seat is None:
         raise TableError("not_seated", _("You have no seat at this table."))
     return seats, seat
-
-
-def _player_json(user) -> dict | None:
-    if user is None:
-        return None
-    return {"name": user.username, "bot": bool(user.is_bot)}
 
 
 def _after_seat_change(
@@ -703,6 +695,15 @@ def _act_on_view(
     return True
 
 
+def hand_hole_cards_held(*, table_id: int, hand_id: int) -> dict[str, list[str]] | None:
+    """Every player's cards in a running hand (engine seat -> cards), as `hand_hole_cards`, from the table's view
+    this process holds, with no database call (safe on the event loop); None when it holds none of that hand."""
+    view = held.peek(table_id)  # nothing of it is changed: the cards never change during a hand
+    if view is not None and view.hand.id == hand_id:
+        return view.hand.hole_cards
+    return None
+
+
 def hand_hole_cards(*, table_id: int, hand_id: int) -> dict[str, list[str]]:
     """Every player's cards in a hand (engine seat -> cards), for the table's connections in this process to
     pick their own player's from, never to send as they are. While the hand runs they come with the table's
@@ -772,7 +773,7 @@ def _winner_choice(*, table: Table, user, hand_id: int, action_no: int, action: 
     try:
         events = state.act(Action(seat=own, kind=action))
     except IllegalAction as refused:
-        raise TableError(refused.code, _refusal_text(refused, state=state, table=table)) from None
+        raise TableError(refused.code, presenters.refusal_text(refused, state=state, table=table)) from None
     transaction.on_commit(lambda: _remember(hand.id, state))
     hand.actions = [*hand.actions, {"seat": own, "action": action}]
     hand.result = {
@@ -781,7 +782,7 @@ def _winner_choice(*, table: Table, user, hand_id: int, action_no: int, action: 
         "public_positions": state.public_positions(),
     }
     hand.save(update_fields=["actions", "result"])
-    public = [event_for_clients(event.as_dict()) for event in events if event.to is None]
+    public = [presenters.event_for_clients(event.as_dict()) for event in events if event.to is None]
     effects.publish(table_id=table.id, events=public, table=table, hand=None, state=None)
 
 
@@ -802,48 +803,10 @@ def hand_apply(
         events = state.act(action)
     except IllegalAction as refused:
         _remember(hand.id, state)
-        raise TableError(refused.code, _refusal_text(refused, state=state, table=table)) from None
+        raise TableError(refused.code, presenters.refusal_text(refused, state=state, table=table)) from None
     hand.actions = [*hand.actions, action.as_dict()]
     transaction.on_commit(lambda: _remember(hand.id, state))  # a rolled-back action is never cached
     return _after_hand_change(table=table, hand=hand, state=state, events=events, seats=seats, stacks=stacks)
-
-
-def _refusal_text(refused: IllegalAction, *, state: EngineHand, table: Table) -> str:
-    """The engine's refusal in the player's language, with amounts as money (the engine's own reason, in
-    English with raw chip counts, is the fallback for the rare codes not listed here)."""
-    limits = state.limits()
-
-    def money(amount: int) -> str:
-        if table.is_tournament:  # tournament chips are whole counts, not hundredths of money
-            from django.utils.formats import number_format
-
-            return _("%(amount)s chips") % {"amount": number_format(amount, force_grouping=True)}
-        return format_amount(amount, table.currency)
-
-    if refused.code == "not_your_turn":
-        return _("It is not your turn.")
-    if refused.code == "hand_over":
-        return _("The hand is over.")
-    if refused.code == "cannot_call":
-        return _("There is nothing to call: check.")
-    if refused.code == "cannot_bet":
-        return _("There is a bet already: raise.")
-    if refused.code == "cannot_raise":
-        return _("You cannot raise now.")
-    if limits is not None:
-        if refused.code == "cannot_check":
-            return _("You cannot check: %(amount)s to call.") % {"amount": money(limits.to_call)}
-        if refused.code == "below_min":
-            return _("The smallest amount allowed is %(amount)s.") % {"amount": money(limits.min_to)}
-        if refused.code == "above_max":
-            return _("The largest amount allowed is %(amount)s.") % {"amount": money(limits.max_to)}
-        if refused.code == "bad_amount":
-            return _("That amount is not allowed: from %(low)s to %(high)s, in steps of %(step)s.") % {
-                "low": money(limits.min_to),
-                "high": money(limits.max_to),
-                "step": money(table.chip),
-            }
-    return refused.reason
 
 
 def _remaining_ms(hand: Hand) -> int:
@@ -877,7 +840,7 @@ def _after_hand_change(
             effects.bot_later(hand.id, hand.action_no, delay=BOT_THINK_SECONDS)
     for event in public:
         if event["event"] == "hand_ended":
-            event.update(hand_summary(hand=hand))
+            event.update(presenters.hand_summary(hand=hand))
     public.extend(seat_events)  # players removed as the hand ended, after its end
     # A hand is shown while it runs, and after it while its uncontested winner may still choose to show.
     shown = not state.is_over or state.winner_may_show is not None
@@ -912,78 +875,11 @@ def _hand_moved_on(*, table: Table, hand: Hand, state: EngineHand, events) -> li
         hand.to_act = state.to_act
         hand.deadline = timezone.now() + timedelta(seconds=table.action_seconds)
         hand.time_bank_used = False
-    return [event_for_clients(event.as_dict()) for event in events if event.to is None]
+    return [presenters.event_for_clients(event.as_dict()) for event in events if event.to is None]
 
 
 def _bot_to_act(*, hand: Hand, state: EngineHand) -> bool:
     return not state.is_over and bool(hand.players.get(str(state.to_act), {}).get("bot"))
-
-
-_SEAT_KEYS = ("seat",)
-_SEAT_LIST_KEYS = ("seats", "eligible", "high_winners", "low_winners")
-
-
-def event_for_clients(event: dict) -> dict:
-    """An engine event as the protocol says it: seats counted from 1, and no deck positions (the
-    commitment is opened at the end of the hand, for the positions each viewer may see)."""
-    out = {key: value for key, value in event.items() if key != "positions"}
-    for key in _SEAT_KEYS:
-        if isinstance(out.get(key), int):
-            out[key] += 1
-    for key in _SEAT_LIST_KEYS:
-        if isinstance(out.get(key), list):
-            out[key] = [seat + 1 for seat in out[key]]
-    for key in ("winners", "stacks"):
-        if isinstance(out.get(key), dict):
-            out[key] = {str(int(seat) + 1): amount for seat, amount in out[key].items()}
-    if isinstance(out.get("runs"), list):  # a pot of a hand run twice: each board's half, seats the same way
-        out["runs"] = [event_for_clients(run) for run in out["runs"]]
-    return out
-
-
-def hand_summary(*, hand: Hand) -> dict:
-    """What everyone may know of a finished hand: board, shown hands, pots with their rake, and the
-    openings of the deck positions that became public, checkable against the commitment."""
-    result = hand.result or {}
-    secret = fairness.DeckSecret.from_json(hand.deck_secret)
-    openings = fairness.open_positions(secret=secret, positions=result.get("public_positions", []))
-    boards = result.get("boards") or [result.get("board", [])]
-    return {
-        "hand_id": hand.id,
-        "number": hand.number,
-        "board": result.get("board", []),
-        "boards": boards,
-        "shown": result.get("shown", {}),
-        "hands": shown_hand_names(
-            variant=hand.config["variant"], board=result.get("board", []), shown=result.get("shown", {})
-        ),
-        # Run twice: each shown hand's name on each board (the first is "hands" again).
-        "hands_by_board": [
-            shown_hand_names(variant=hand.config["variant"], board=board, shown=result.get("shown", {}))
-            for board in boards
-        ]
-        if len(boards) > 1
-        else None,
-        "pots": [event_for_clients(pot) for pot in result.get("pots", [])],
-        "rake": result.get("rake", 0),
-        "deck_commitment": hand.commitment,
-        "openings": [opening.to_json() for opening in openings],
-    }
-
-
-def hand_openings_for(*, hand: Hand, user) -> list[dict]:
-    """The openings a given player may see of a finished hand: the public ones and their own hole cards."""
-    if hand.status != Hand.Status.COMPLETE:
-        return []
-    result = hand.result or {}
-    viewer = next(
-        (int(seat) for seat, p in hand.players.items() if user is not None and p["user"] == user.id), None
-    )
-    secret = fairness.DeckSecret.from_json(hand.deck_secret)
-    positions = set(result.get("public_positions", []))
-    if viewer is not None:
-        positions |= set(result.get("hole_positions", {}).get(str(viewer), []))
-    return [opening.to_json() for opening in fairness.open_positions(secret=secret, positions=positions)]
 
 
 def _hand_finish(
@@ -1220,29 +1116,6 @@ def _user_tell(*, user, message: dict) -> None:
     effects.tell_player(user_id=user.id, message=message)
 
 
-def _in_language(user, text_fn):
-    """`text_fn()` translated into the player's own language (their profile's, else the room's)."""
-    with translation.override(getattr(user, "preferred_language", "") or settings.LANGUAGE_CODE):
-        return str(text_fn())
-
-
-def _removed_text(reason: str, table: Table) -> str:
-    if reason == RemoveReason.SAT_OUT:
-        return _(
-            "You sat out too long at %(table)s: your seat is free again and your chips are back in your "
-            "wallet."
-        ) % {"table": table.name}
-    if reason == RemoveReason.BUSTED:
-        return _("You did not buy back at %(table)s in time: your seat is free again.") % {
-            "table": table.name
-        }
-    if reason == RemoveReason.STAFF:
-        return _("The staff removed you from %(table)s: your chips are back in your wallet.") % {
-            "table": table.name
-        }
-    return _("You left %(table)s: your chips are back in your wallet.") % {"table": table.name}
-
-
 def _seat_removed_event(*, table: Table, number: int, user, reason: str) -> dict:
     """The public event of seat `number` freed as its player left; when the room removed them (`reason`, a
     RemoveReason), it names them and why, and they are told on every connection of theirs."""
@@ -1258,7 +1131,7 @@ def _seat_removed_event(*, table: Table, number: int, user, reason: str) -> dict
                     "table_name": table.name,
                     "seat": number,
                     "reason": reason,
-                    "message": _in_language(user, lambda: _removed_text(reason, table)),
+                    "message": presenters.in_language(user, lambda: presenters.removed_text(reason, table)),
                 },
             )
     return event
@@ -1540,12 +1413,8 @@ def waiting_offers_expire(*, now=None) -> int:
                             "table": table.id,
                             "table_name": table.name,
                             "seat": entry.offered_seat,
-                            "message": _in_language(
-                                entry.user,
-                                lambda t=table: (
-                                    _("The seat offered to you at %(table)s went to the next player.")
-                                    % {"table": t.name}
-                                ),
+                            "message": presenters.in_language(
+                                entry.user, lambda t=table: presenters.offer_expired_text(t)
                             ),
                         },
                     )

@@ -5,8 +5,8 @@ from django.views.decorators.http import require_GET
 
 from cashier.selectors import seat_money_offer
 from tables.models import Hand, Table
+from tables.presenters import event_for_clients, hand_openings_for, hand_summary
 from tables.selectors import table_get, table_list_open, table_players
-from tables.services import event_for_clients, hand_openings_for, hand_summary
 
 
 @require_GET

@@ -12,7 +12,7 @@ from django.test import Client
 
 from cashier.models import Transfer, TransferKind
 from cashier.selectors import ledger_check
-from tables import bots, services
+from tables import bots, presenters, services
 from tables.models import Currency, Game, Structure, Table
 from tables.selectors import seat_stacks
 from tables.state import for_viewer, table_snapshot
@@ -167,7 +167,7 @@ def test_a_hi_lo_pot_without_a_qualifying_low_goes_whole_to_the_high(players, mo
     sit(table, bruno, 2, buy_in=10_000)
     hand = services.hand_deal(table_id=table.id)
     hand = play_out(table, players, hand)
-    summary = services.hand_summary(hand=hand)
+    summary = presenters.hand_summary(hand=hand)
     pot = summary["pots"][0]
     assert (pot["amount"], pot["rake"], pot["net"]) == (400, 22, 378)  # 400 // 18 = 22
     assert pot["high_winners"] == [1] and pot["low_winners"] == []

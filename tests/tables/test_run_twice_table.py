@@ -11,7 +11,7 @@ import pytest
 from django.conf import settings
 
 from cashier.selectors import ledger_check
-from tables import services
+from tables import presenters, services
 from tables.engine.fairness import FULL_DECK, verify_opening
 from tables.history.pokerstars import pokerstars_text
 from tables.history.story import story_check, story_from_hand
@@ -120,7 +120,7 @@ def test_one_player_without_the_option_means_one_board(players, monkeypatch):
 
 def test_the_summary_carries_both_boards_and_opens_every_card_of_both_runs_but_no_burn(players, monkeypatch):
     table, hand, who = three_all_in(players, monkeypatch)
-    summary = services.hand_summary(hand=hand)
+    summary = presenters.hand_summary(hand=hand)
     assert summary["boards"] == [list(RUN_ONE), list(RUN_TWO)]
     assert [run["winners"] for run in summary["pots"][1]["runs"]] == [
         {"2": summary["pots"][1]["runs"][0]["amount"]},

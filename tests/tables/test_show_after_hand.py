@@ -8,7 +8,7 @@ import pytest
 from channels.testing import WebsocketCommunicator
 
 from pokerroom.asgi import application
-from tables import services
+from tables import presenters, services
 from tables.models import Hand, Seat
 from tests.factories import player_create, table_create
 from tests.tables.wsclient import session_cookie_for
@@ -80,7 +80,7 @@ def test_a_new_player_in_the_winners_seat_cannot_open_the_cards_of_the_player_wh
     hand.refresh_from_db()
     assert (hand.result, hand.actions) == before, "the finished hand's record is untouched"
     assert hand.result["shown"] == {}
-    opened = {o["card"] for o in services.hand_openings_for(hand=hand, user=None)}
+    opened = {o["card"] for o in presenters.hand_openings_for(hand=hand, user=None)}
     assert not opened & set(hand.hole_cards[str(seat_number - 1)]), "the winner's cards stay hidden"
 
 

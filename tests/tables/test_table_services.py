@@ -3,7 +3,7 @@
 import pytest
 
 from cashier.selectors import ledger_check, wallet_balances
-from tables import services
+from tables import presenters, services
 from tables.models import Hand, Seat
 from tables.selectors import seat_stacks
 from tables.state import for_viewer, table_snapshot
@@ -123,7 +123,7 @@ def test_the_end_of_a_hand_opens_the_public_cards_against_the_commitment_and_eac
         sit(table, user, seat)
     hand = services.hand_deal(table_id=table.id)
     hand = play_out(table, players, hand)
-    summary = services.hand_summary(hand=hand)
+    summary = presenters.hand_summary(hand=hand)
     assert len(summary["board"]) == 5
     opened = {o["card"] for o in summary["openings"]}
     shown = {card for cards in summary["shown"].values() for card in cards}
@@ -132,11 +132,11 @@ def test_the_end_of_a_hand_opens_the_public_cards_against_the_commitment_and_eac
     # a player who mucked (or folded) gets their own cards opened, nobody else does
     for seat, info in hand.players.items():
         user = next(p for p in players if p.id == info["user"])
-        mine = {o["card"] for o in services.hand_openings_for(hand=hand, user=user)}
+        mine = {o["card"] for o in presenters.hand_openings_for(hand=hand, user=user)}
         assert set(hand.hole_cards[seat]) <= mine
         others = {c for s, cards in hand.hole_cards.items() if s != seat for c in cards} - shown
         assert not mine & others
-    assert {o["card"] for o in services.hand_openings_for(hand=hand, user=None)} == opened
+    assert {o["card"] for o in presenters.hand_openings_for(hand=hand, user=None)} == opened
 
 
 def test_a_straddle_is_posted_by_the_first_player_after_the_big_blind_who_asked_for_it(players):
@@ -327,7 +327,7 @@ def test_an_uncontested_winner_may_show_before_the_next_deal(players):
             amount=None,
         )
     assert refused.value.code == "stale", "shown once"
-    opened = {o["card"] for o in services.hand_openings_for(hand=hand, user=None)}
+    opened = {o["card"] for o in presenters.hand_openings_for(hand=hand, user=None)}
     assert set(hand.hole_cards[str(winner_seat - 1)]) <= opened, "a shown hand is opened to everyone"
     assert services.hand_deal(table_id=table.id) is not None, "the next hand deals as usual"
 
