@@ -18,16 +18,16 @@ from django.core.asgi import get_asgi_application  # noqa: E402
 
 django_asgi_app = get_asgi_application()
 
-from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
 from pokerroom.origins import SiteOriginValidator  # noqa: E402
 from pokerroom.routing import websocket_urlpatterns  # noqa: E402
+from tables.consumers import RoomAuthMiddlewareStack  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        "websocket": SiteOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+        "websocket": SiteOriginValidator(RoomAuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
     }
 )
 

@@ -15,9 +15,11 @@ from concurrent.futures import ThreadPoolExecutor
 from http.cookies import CookieError, SimpleCookie
 
 import orjson
+from channels.auth import AuthMiddleware, get_user
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from channels.sessions import CookieMiddleware, SessionMiddleware
 from django.utils import translation
 from django.utils.translation import gettext_noop
 
@@ -36,6 +38,13 @@ DB_THREADS = int(os.environ.get("ROOM_DB_THREADS", "4"))
 # PostgreSQL (its commit, say), actions at other tables go on. The changes of one table are made one at a
 # time in this process (`_table_turn`), so its messages leave in the order of their seq.
 _db_pool = ThreadPoolExecutor(max_workers=DB_THREADS, thread_name_prefix="room-db")
+# What a handshake asks of the database before it is accepted (the session's user, whether the table exists)
+# runs on threads of its own: daphne drops a handshake not accepted within 5 s, and at a tournament's start
+# hundreds of accepted connections' first reads queue on the threads above (and Channels' one thread for
+# `database_sync_to_async`, where the session's user was read, took every handshake one after another). A
+# dropped handshake is tried again by the client, which made the queue longer still.
+HANDSHAKE_DB_THREADS = int(os.environ.get("ROOM_HANDSHAKE_DB_THREADS", "2"))
+_handshake_pool = ThreadPoolExecutor(max_workers=HANDSHAKE_DB_THREADS, thread_name_prefix="room-handshake")
 _table_turns: dict[tuple[int, int], asyncio.Lock] = {}
 
 
@@ -43,6 +52,22 @@ def db_call(func):
     """`func` to await, run on one of the room's database threads (old connections closed before and
     after, as Channels' database_sync_to_async does)."""
     return database_sync_to_async(func, thread_sensitive=False, executor=_db_pool)
+
+
+def handshake_call(func):
+    """`func` to await on the handshake's database threads (as `db_call` does on the connections')."""
+    return database_sync_to_async(func, thread_sensitive=False, executor=_handshake_pool)
+
+
+class RoomAuthMiddleware(AuthMiddleware):
+    """Channels' AuthMiddleware (the session's user in the scope), reading the user on the handshake's threads."""
+
+    async def resolve_scope(self, scope) -> None:
+        scope["user"]._wrapped = await handshake_call(get_user.func)(scope)
+
+
+def RoomAuthMiddlewareStack(inner):  # noqa: N802 (named as Channels' AuthMiddlewareStack)
+    return CookieMiddleware(SessionMiddleware(RoomAuthMiddleware(inner)))
 
 
 def _table_turn(table_id: int) -> asyncio.Lock:
@@ -461,6 +486,18 @@ class LobbyConsumer(RoomConsumer):
             )
 
 
+def _opening_reads(*, table_id: int, user, channel: str) -> tuple[dict | None, list[dict], dict | None]:
+    """What a new connection is sent first, read in one trip to a database thread (at a tournament's start
+    hundreds of connections open at once, and each trip waits its turn): a logged-in player counted present
+    (a seat marked disconnected is cleared, before the first state), the table's state, its last chat lines,
+    and the player's place on its waiting list."""
+    if user is not None:
+        presence.connection_opened(table_id=table_id, user=user, channel=channel)
+    snapshot = table_snapshot_now(table_id=table_id)
+    chat = chat_recent(table_id=table_id)
+    return snapshot, chat, _waiting_of(table_id, user) if user is not None else None
+
+
 def _waiting_of(table_id: int, user) -> dict | None:
     """Where a player connecting to a table stands on its waiting list, if they are on it."""
     from tables.models import WaitingEntry
@@ -524,7 +561,7 @@ class TableConsumer(RoomConsumer):
         if (
             self.table_id not in _tables_seen
         ):  # the handshake waits on the database once per table and process
-            if not await db_call(Table.objects.filter(pk=self.table_id).exists)():
+            if not await handshake_call(Table.objects.filter(pk=self.table_id).exists)():
                 await self.close(code=CLOSE_NO_TABLE)
                 return
             _tables_seen.add(self.table_id)
@@ -547,21 +584,15 @@ class TableConsumer(RoomConsumer):
         await self.channel_layer.group_add(table_group(self.table_id), self.channel_name)
         await self.player_group_join()
         await self.accept()
-        if (
-            self.authenticated
-        ):  # counted present (a seat marked disconnected is cleared) before the first state
-            self.present = True
-            await db_call(presence.connection_opened)(
-                table_id=self.table_id, user=self.user, channel=self.channel_name
-            )
-        await self.send_fresh_state()
-        await self.send_json(
-            {"type": "chat_history", "lines": await db_call(chat_recent)(table_id=self.table_id)}
+        self.present = self.authenticated
+        snapshot, chat, waiting = await db_call(_opening_reads)(
+            table_id=self.table_id, user=self.user if self.authenticated else None, channel=self.channel_name
         )
-        if self.authenticated:
-            waiting = await db_call(_waiting_of)(self.table_id, self.user)
-            if waiting is not None:
-                await self.send_json(waiting)
+        if snapshot is not None:
+            await self.send_state(snapshot)
+        await self.send_json({"type": "chat_history", "lines": chat})
+        if waiting is not None:
+            await self.send_json(waiting)
 
     async def disconnect(self, code: int) -> None:
         # What Redis alone releases comes first: the seat's mark below waits on a database thread, which under
