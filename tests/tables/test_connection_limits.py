@@ -110,6 +110,18 @@ def test_a_player_may_open_a_table_a_few_times_not_sixty():
     asyncio.run(scenario())
 
 
+async def _handshakes_given_up(table_id: int, cookie: str, *, rounds: int, pause: float) -> None:
+    """`rounds` times, the player's cap of connections to the table opened and then cancelled by the server
+    (as daphne cancels the application of a client that went away), `pause` seconds apart."""
+    for _round in range(rounds):
+        sockets = [communicator(table_id, cookie=cookie) for _ in range(CONNECTIONS_PER_USER_AND_TABLE)]
+        for ws in sockets:
+            assert (await opened(ws))["type"] == "state"
+        for ws in sockets:
+            ws.future.cancel()
+        await asyncio.sleep(pause)
+
+
 def test_connections_the_server_gave_up_on_are_released_at_once(monkeypatch):
     """daphne cancels the application of a client that went away when it does not end in time (a handshake
     given up while the server was busy): the cancelled consumer releases what it counted, so the player's
@@ -122,13 +134,7 @@ def test_connections_the_server_gave_up_on_are_released_at_once(monkeypatch):
     cookie = session_cookie_for(alice)
 
     async def scenario():
-        for _round in range(3):  # more given-up handshakes than the cap
-            sockets = [communicator(table.id, cookie=cookie) for _ in range(CONNECTIONS_PER_USER_AND_TABLE)]
-            for ws in sockets:
-                assert (await opened(ws))["type"] == "state"
-            for ws in sockets:
-                ws.future.cancel()
-            await asyncio.sleep(0.2)
+        await _handshakes_given_up(table.id, cookie, rounds=3, pause=0.2)  # more than the cap
         again = communicator(table.id, cookie=cookie)
         assert (await opened(again))["type"] == "state", "the retry is let in"
         await again.disconnect()
@@ -160,13 +166,7 @@ def test_a_seated_players_given_up_connections_are_released_even_while_the_datab
     cookie = session_cookie_for(alice)
 
     async def scenario():
-        for _round in range(2):  # more given-up handshakes than the cap
-            sockets = [communicator(table.id, cookie=cookie) for _ in range(CONNECTIONS_PER_USER_AND_TABLE)]
-            for ws in sockets:
-                assert (await opened(ws))["type"] == "state"
-            for ws in sockets:
-                ws.future.cancel()
-            await asyncio.sleep(0.4)
+        await _handshakes_given_up(table.id, cookie, rounds=2, pause=0.4)  # more than the cap
         again = communicator(table.id, cookie=cookie)
         first = await opened(again)
         assert first["type"] == "state", first
