@@ -42,6 +42,8 @@ def test_a_newcomer_sits_at_omaha_hi_lo_sees_four_cards_and_plays_a_hand_against
     page.goto(f"{base}/tables/{table.id}/")
     page.wait_for_selector("#connection-status[data-state=open]")
     assert "Fixed-Limit Omaha Hi-Lo" in page.locator(".table-meta").inner_text(), "the game is named"
+    # The seats are drawn from the first state, which follows the socket's opening: wait for them as a person does.
+    page.locator(".seat.is-bot").nth(1).wait_for(timeout=10_000)
     assert page.locator(".seat.is-bot").count() == 2, "the house bots are there, labelled as bots"
     sit_down(page, 4, "100.00")
 
