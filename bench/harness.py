@@ -599,9 +599,17 @@ class Bot:
             pass
 
     # messages
-    async def handle(self, message: dict) -> None:
-        now = time.monotonic()
+    async def handle(self, frame: dict) -> None:
+        """One frame: a message, or one change's messages together (`batch`, for `?frames=batch`)."""
         self.stats.frames += 1
+        if frame.get("type") != "batch":
+            await self.handle_message(frame)
+            return
+        for message in frame.get("messages", ()):
+            await self.handle_message(message)
+
+    async def handle_message(self, message: dict) -> None:
+        now = time.monotonic()
         if self.capture:
             self.frames.append(message)
         kind = message.get("type")

@@ -264,7 +264,7 @@ async def room_phase(room: Room, players, tables, args) -> dict:
     for index, player in enumerate(players):
         bots.append(
             Bot(
-                url=f"ws://127.0.0.1:{room.web.port}/ws/tables/{player.table_id}/",
+                url=table_url(room.web.port, player.table_id, args.frames),
                 origin=origin,
                 stats=stats,
                 table_id=player.table_id,
@@ -615,7 +615,7 @@ async def room_phase_split(room: Room, players, tables, args) -> dict:
     by_table: dict = {}
     for index, player in enumerate(players):
         by_table.setdefault(player.table_id, []).append(
-            (player, f"ws://127.0.0.1:{room.web.port}/ws/tables/{player.table_id}/", seeds[index])
+            (player, table_url(room.web.port, player.table_id, args.frames), seeds[index])
         )
     started = time.monotonic()
     shards = Shards(
@@ -807,6 +807,12 @@ def curve_main(args) -> int:
     return 0 if ok else 1
 
 
+def table_url(port: int, table_id: int, frames: str) -> str:
+    """The room's table socket for a bench bot; `?frames=batch` as the browser's table page asks."""
+    query = "?frames=batch" if frames == "batch" else ""
+    return f"ws://127.0.0.1:{port}/ws/tables/{table_id}/{query}"
+
+
 def curve_point_argv(args, players: int) -> list[str]:
     """The load run of one point of the curve: the curve's own options, `players` six to a table, no bare."""
     argv = ["--players", str(players), "--tables", str(players // 6), "--no-bare", "--think", str(args.think)]
@@ -820,6 +826,7 @@ def curve_point_argv(args, players: int) -> list[str]:
         "join_rate",
         "folder",
         "profile",
+        "frames",
     ):
         argv += [f"--{name.replace('_', '-')}", str(getattr(args, name))]
     return argv + (["--pg-fast"] if args.pg_fast else [])
@@ -888,6 +895,12 @@ def main(argv=None) -> int:
     parser.add_argument("--curve-points", type=curve_points, default=curve_points("300,600,900,1200,1800"))
     parser.add_argument(
         "--svg", help="with --curve: draw the curve here too (docs/...), besides the JSON copy"
+    )
+    parser.add_argument(
+        "--frames",
+        choices=("batch", "single"),
+        default="batch",
+        help="batch: the room's bots ask for a change in one frame, as the browser does; single: a frame a message",
     )
     parser.add_argument("--json", help="write the figures here (default: var/bench/load/load-<time>.json)")
     args = parser.parse_args(argv)

@@ -13,6 +13,7 @@ import os
 import time
 from concurrent.futures import ThreadPoolExecutor
 from http.cookies import CookieError, SimpleCookie
+from urllib.parse import parse_qs
 
 import orjson
 from channels.auth import AuthMiddleware, get_user
@@ -548,6 +549,13 @@ def language_of(scope: dict) -> str:
 _tables_seen: set[int] = set()
 
 
+def _frames_batched(scope: dict) -> bool:
+    """The client asked, in its WebSocket's address (`/ws/tables/<id>/?frames=batch`), for each change of the
+    table in one frame instead of one frame a message (docs/protocol.md)."""
+    query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
+    return query.get("frames") == ["batch"]
+
+
 class TableConsumer(RoomConsumer):
     async def connect(self) -> None:
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
@@ -558,6 +566,7 @@ class TableConsumer(RoomConsumer):
         self.refused_in_row = 0
         self.language = language_of(self.scope)
         self.counted = False
+        self.batched = _frames_batched(self.scope)
         if (
             self.table_id not in _tables_seen
         ):  # the handshake waits on the database once per table and process
@@ -624,14 +633,29 @@ class TableConsumer(RoomConsumer):
             await self.send_state(snapshot)
 
     async def room_batch(self, event: dict) -> None:
-        for message in event["messages"]:
-            if message["type"] == "state":
-                await self.send_state(message)
-            else:
-                self.last_seq = max(self.last_seq, message.get("seq", 0))
-                await self.send_json(message)
+        """One change of the table: its public events and the snapshot after it. A client that connected with
+        `?frames=batch` gets them in one frame (`{"type": "batch", "messages": [...]}`, in seq order), any other
+        one frame a message."""
+        messages = event["messages"]
+        if self.batched and len(messages) > 1:
+            out = [await self.viewer_message(message) for message in messages]
+            await self.send_json({"type": "batch", "messages": out})
+            return
+        for message in messages:
+            await self.send_json(await self.viewer_message(message))
+
+    async def viewer_message(self, message: dict) -> dict:
+        """A group message as this connection's client may see it: a snapshot with its player's own cards and
+        `legal` added (tables.state.for_viewer), an event as it is."""
+        if message["type"] == "state":
+            return await self.viewer_state(message)
+        self.last_seq = max(self.last_seq, message.get("seq", 0))
+        return message
 
     async def send_state(self, snapshot: dict) -> None:
+        await self.send_json(await self.viewer_state(snapshot))
+
+    async def viewer_state(self, snapshot: dict) -> dict:
         self.last_seq = max(self.last_seq, snapshot.get("seq", 0))
         seat_number = self.own_seat(snapshot)
         cards = None
@@ -642,7 +666,7 @@ class TableConsumer(RoomConsumer):
                 every = await _hand_hole_cards(self.table_id, hand["id"])
                 self.cards = (*key, every.get(str(seat_number - 1)))
             cards = self.cards[2]
-        await self.send_json(for_viewer(snapshot, seat_number=seat_number, hole_cards=cards))
+        return for_viewer(snapshot, seat_number=seat_number, hole_cards=cards)
 
     def own_seat(self, snapshot: dict) -> int | None:
         if not self.authenticated:

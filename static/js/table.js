@@ -615,8 +615,10 @@ export class TablePage {
 
   // ----- connection ---------------------------------------------------------------------------------------------
   wsUrl() {
-    if (/^wss?:/.test(this.wsPath)) return this.wsPath;
-    return (location.protocol === "https:" ? "wss://" : "ws://") + location.host + this.wsPath;
+    // `frames=batch`: each change of the table (its events and the state after them) comes as one frame.
+    const path = this.wsPath + (this.wsPath.includes("?") ? "&" : "?") + "frames=batch";
+    if (/^wss?:/.test(path)) return path;
+    return (location.protocol === "https:" ? "wss://" : "ws://") + location.host + path;
   }
 
   connect() {
@@ -696,6 +698,13 @@ export class TablePage {
 
   onMessage(msg) {
     if (!msg || typeof msg !== "object") return;
+    if (msg.type === "batch") {
+      // one change's messages, in seq order, each handled as if it had come alone
+      for (const inner of Array.isArray(msg.messages) ? msg.messages : []) {
+        if (inner && inner.type !== "batch") this.onMessage(inner);
+      }
+      return;
+    }
     const seq = Number.isInteger(msg.seq) ? msg.seq : null;
     if (msg.type === "state") {
       if (seq !== null && this.lastSeq !== null && seq < this.lastSeq) return; // older than what we have seen

@@ -19,10 +19,11 @@ def session_cookie_for(user) -> str:
 
 
 class TableClient:
-    def __init__(self, room, table_id: int, *, session: str | None = None) -> None:
+    def __init__(self, room, table_id: int, *, session: str | None = None, query: str = "") -> None:
         self.room = room
         self.table_id = table_id
         self.session = session
+        self.query = query  # e.g. "?frames=batch"
         self.frames: list[dict] = []
         self.ws = None
         self.state: dict | None = None
@@ -30,7 +31,7 @@ class TableClient:
     async def __aenter__(self) -> TableClient:
         headers = {"Cookie": f"sessionid={self.session}"} if self.session else {}
         self.ws = await websockets.connect(
-            f"{self.room.ws_url}/ws/tables/{self.table_id}/",
+            f"{self.room.ws_url}/ws/tables/{self.table_id}/{self.query}",
             origin=self.room.http_url,
             additional_headers=headers,
         )
@@ -47,6 +48,9 @@ class TableClient:
         self.frames.append(message)
         if message["type"] == "state":
             self.state = message
+        for inner in message.get("messages", ()) if message["type"] == "batch" else ():
+            if inner["type"] == "state":
+                self.state = inner
         return message
 
     async def until(self, predicate, timeout: float = 20) -> dict:
