@@ -4,8 +4,9 @@ Each public service runs in one short transaction that first locks the table row
 so the actions of one table are applied one at a time whichever daphne process or Celery worker received
 them, then loads the hand from its log, asks the engine, stores the result, and hands what must follow (its
 messages, the lobby's mark, the next deal or bot move) to `tables.effects`, which carries it out after commit:
-a rolled-back change never reaches a client or a timer. An action in the middle of a hand usually takes the
-one-statement path instead (`table_act`, `_act_on_view`; docs/architecture.md).
+a rolled-back change never reaches a client or a timer. A player's action is judged against the table's view
+and written with one check of the table's seq instead, without waiting for the lock unless that check fails
+(`table_act`; docs/architecture.md).
 
 Seat numbers: the database, the protocol and the page count seats from 1; the engine counts from 0.
 
@@ -18,6 +19,7 @@ from __future__ import annotations
 
 import json
 import logging
+from dataclasses import dataclass
 from datetime import timedelta
 
 from django.conf import settings
@@ -547,64 +549,98 @@ def _straddler(*, table: Table, plan, seats: dict, stacks: dict, posts: list) ->
 # --- acting --------------------------------------------------------------------------------------
 
 
+@dataclass
+class _Acted:
+    """A player's action judged against a view of the table (`_act_judge`), not written yet."""
+
+    view: held.TableView
+    state: EngineHand  # the hand after the action
+    events: list
+    move: Action
+    row: Seat  # the acting player's seat
+    row_changes: dict  # the seat's clock bookkeeping: timeouts in a row cleared, a time bank's rest
+
+
 def table_act(*, table_id: int, user, hand_id: int, action_no: int, action: str, amount: int | None) -> None:
     """A player's action in the hand. Refused with a TableError (nothing changed) when it answers another
-    decision than the one the hand waits for, or when the engine finds it illegal. Locks the table.
+    decision than the one the hand waits for, or when the engine finds it illegal.
 
-    Between two actions at a table this process usually holds the hand, its seats and stacks as they were
-    (tables.held): an action that neither ends the hand nor touches the clock's bookkeeping is then checked
-    against that view and written with one statement (`_act_on_view`); anything else, or a view that turns
-    out old, takes the locked transaction below, which reads everything again."""
-    if not transaction.get_connection().in_atomic_block and _act_on_view(
-        table_id=table_id, user=user, hand_id=hand_id, action_no=action_no, action=action, amount=amount
-    ):
-        return
+    One path: the table's view (held by this process between two actions, or read without a lock), one
+    judgement of the action against it (`_act_judge`, which writes nothing), and one write that checks the
+    table's seq is still the view's (`_act_write`: one statement in the middle of a hand, one transaction when
+    the hand ends or the seat's clock bookkeeping changes). When another process changed the table since the
+    view (the write finds another seq, or a refusal was judged on a view that is no longer the table), the
+    table is read again under its lock and the same judgement made once more, where the write cannot miss."""
+    ask = {"user": user, "hand_id": hand_id, "action_no": action_no, "action": action, "amount": amount}
+    if not transaction.get_connection().in_atomic_block:  # in a caller's transaction: straight to the lock
+        view = held.take(table_id) or _view_load(table_id=table_id)
+        if view is not None:
+            try:
+                acted = _act_judge(view=view, **ask)
+            except TableError:
+                if not _view_current(view):
+                    acted = None  # judged on an old view: judged again below, on the table as it is
+                else:
+                    held.keep(view)  # unchanged, and still the table: the refusal stands
+                    raise
+            if acted is not None and _act_write(acted):
+                return
     with transaction.atomic():
         table = table_lock(table_id=table_id)
-        view = held.take(table.id)
-        if view is not None and view.seq != table.seq:
-            view = None
-        hand = view.hand if view is not None else hand_running(table=table)
-        if hand is None and action in ("show", "muck"):
-            _winner_choice(table=table, user=user, hand_id=hand_id, action_no=action_no, action=action)
-            return
-        if hand is None or hand.id != hand_id:
+        view = _view_locked(table=table)
+        if view is None:  # no hand running: the uncontested winner of the last one may still show
+            if action in ("show", "muck"):
+                _winner_choice(table=table, user=user, hand_id=hand_id, action_no=action_no, action=action)
+                return
             raise TableError("stale", _("That hand is over."))
-        if hand.action_no != action_no:
-            raise TableError("stale", _("That decision has already been taken."))
-        seat = next((int(s) for s, player in hand.players.items() if player["user"] == user.id), None)
-        if seat is None:
-            raise TableError("not_in_hand", _("You are not playing this hand."))
-        state = hand_engine(hand=hand, table=table)
-        if state.to_act != seat:
-            _remember(hand.id, state)
-            raise TableError("not_your_turn", _("It is not your turn."))
-        seats = view.seats if view is not None else table_seats(table=table)
-        stacks = view.stacks if view is not None else seat_stacks(table=table)
-        row = next(s for s in seats if s.number == seat + 1)
-        changes = {"timeouts_in_row": 0} if row.timeouts_in_row else {}
-        if hand.time_bank_used:
-            changes["time_bank_ms"] = _remaining_ms(hand)  # what is left of the time bank stays in it
-        if changes:  # before the snapshot, which shows the time bank
-            Seat.objects.filter(pk=row.pk).update(**changes)
-            for field, value in changes.items():
-                setattr(row, field, value)
-        seq = hand_apply(
-            table=table,
-            hand=hand,
-            state=state,
-            action=Action(seat=seat, kind=action, amount=amount),
-            seats=seats,
-            stacks=stacks,
-        )
-        if not state.is_over:
-            kept = held.TableView(seq=seq, table=table, hand=hand, seats=seats, stacks=stacks)
-            transaction.on_commit(lambda: held.keep(kept))
+        if not _act_write(_act_judge(view=view, **ask), locked=table):
+            raise RuntimeError(f"table {table_id}: an action under the table's lock missed its seq")
 
 
-# One statement, in autocommit: lock the table if its seq is still the view's, write the hand's new log and
-# clock, move the seq on by the messages it sends; no row back if the view was old (nothing written then).
-_ACT_ON_VIEW_SQL = f"""
+def _act_judge(
+    *, view: held.TableView, user, hand_id: int, action_no: int, action: str, amount: int | None
+) -> _Acted:
+    """The action judged against `view` (the table as it was at `view.seq`): what it does, or a TableError
+    saying why not. Writes nothing; the engine's state of a refused action goes back to the cache unchanged."""
+    hand, table = view.hand, view.table
+    if hand.id != hand_id:
+        raise TableError("stale", _("That hand is over."))
+    if hand.action_no != action_no:
+        raise TableError("stale", _("That decision has already been taken."))
+    seat = next((int(s) for s, player in hand.players.items() if player["user"] == user.id), None)
+    if seat is None:
+        raise TableError("not_in_hand", _("You are not playing this hand."))
+    state = hand_engine(hand=hand, table=table)
+    if state.to_act != seat:
+        _remember(hand.id, state)
+        raise TableError("not_your_turn", _("It is not your turn."))
+    move = Action(seat=seat, kind=action, amount=amount)
+    try:
+        events = state.act(move)  # validates first: no change if illegal
+    except IllegalAction as refused:
+        _remember(hand.id, state)
+        raise TableError(refused.code, presenters.refusal_text(refused, state=state, table=table)) from None
+    row = next(s for s in view.seats if s.number == seat + 1)
+    changes = {"timeouts_in_row": 0} if row.timeouts_in_row else {}
+    if hand.time_bank_used:
+        changes["time_bank_ms"] = _remaining_ms(hand)  # what is left of the time bank stays in it
+    return _Acted(view=view, state=state, events=events, move=move, row=row, row_changes=changes)
+
+
+def _act_write(acted: _Acted, *, locked: Table | None = None) -> bool:
+    """Write a judged action if the table's seq is still its view's; False, and nothing written, if not.
+    `locked`: the caller holds the table's lock and the view is the table as it is. From here on the view's
+    hand and the engine's state are changed: unless written, whoever needs them next rebuilds them from the
+    log (neither goes back to this process's store). What follows is carried out after commit (or at once,
+    when the one statement is all there is)."""
+    if acted.state.is_over or acted.row_changes:
+        return _act_write_transaction(acted, locked=locked)
+    return _act_write_statement(acted)
+
+
+# One statement: lock the table if its seq is still the view's, write the hand's new log and clock, move the seq
+# on by the messages it sends; no row back if the view was old (nothing written then).
+_ACT_WRITE_SQL = f"""
 WITH locked AS (
     SELECT id FROM {Table._meta.db_table} WHERE id = %(table)s AND seq = %(seq)s FOR UPDATE
 ), written AS (
@@ -620,51 +656,19 @@ RETURNING seq
 """
 
 
-def _act_on_view(
-    *, table_id: int, user, hand_id: int, action_no: int, action: str, amount: int | None
-) -> bool:
-    """table_act against the view this process holds of the table, in one statement. False when it cannot
-    be done that way (no view, a refusal to explain, the hand ends, the clock's bookkeeping, an old view):
-    nothing is written then and the caller takes the locked path."""
-    view = held.take(table_id) or _view_load(table_id=table_id)
-    if view is None:
-        return False
-    hand, table = view.hand, view.table
-    seat = next((int(s) for s, player in hand.players.items() if player["user"] == user.id), None)
-    state = hand_engine(hand=hand, table=table) if seat is not None else None
-    row = next((s for s in view.seats if s.number - 1 == seat), None)
-    if (
-        state is None
-        or row is None
-        or hand.id != hand_id
-        or hand.action_no != action_no
-        or state.to_act != seat
-        or hand.time_bank_used
-        or row.timeouts_in_row
-    ):
-        if state is not None:
-            _remember(hand.id, state)
-        held.keep(view)  # still as true as it was; the locked path gives the refusal or does the bookkeeping
-        return False
-    move = Action(seat=seat, kind=action, amount=amount)
-    try:
-        events = state.act(move)  # validates first: no change if illegal
-    except IllegalAction:
-        _remember(hand.id, state)
-        held.keep(view)
-        return False
-    # Changed from here on: unless written below, whoever needs it next rebuilds it from the log.
-    if state.is_over:
-        return _finish_on_view(view=view, state=state, events=events, action=move)
-    hand.actions = [*hand.actions, move.as_dict()]
-    public = _hand_moved_on(table=table, hand=hand, state=state, events=events)
+def _act_write_statement(acted: _Acted) -> bool:
+    """An action in the middle of a hand that changes no seat: the hand's log and clock and the table's seq,
+    in one statement that writes nothing if the seq is no longer the view's."""
+    view, state, hand, table = acted.view, acted.state, acted.view.hand, acted.view.table
+    hand.actions = [*hand.actions, acted.move.as_dict()]
+    public = _hand_moved_on(table=table, hand=hand, state=state, events=acted.events)
     snapshot = table_snapshot(table=table, hand=hand, state=state, seats=view.seats, stacks=view.stacks)
     count = len(public) + 1
     with connection.cursor() as cursor:
         cursor.execute(
-            _ACT_ON_VIEW_SQL,
+            _ACT_WRITE_SQL,
             {
-                "table": table_id,
+                "table": table.id,
                 "seq": view.seq,
                 "actions": json.dumps(hand.actions),
                 "to_act": hand.to_act,
@@ -676,23 +680,63 @@ def _act_on_view(
         )
         written = cursor.fetchone()
     if written is None:
-        return False  # the view was old: another process changed the table; the locked path reads it again
+        return False
     view.seq = written[0]
-    _remember(hand.id, state)
-    held.keep(view)
-    # In autocommit: the statement has committed, and these are carried out at once.
+    transaction.on_commit(lambda: (_remember(hand.id, state), held.keep(view)))
     effects.publish_numbered(
-        table_id=table_id,
+        table_id=table.id,
         first_seq=written[0] - count + 1,
         events=public,
         snapshot=snapshot,
         follow=held.follow_of(
-            table_id=table_id, hand=hand, seq_before=written[0] - count, seq_after=written[0]
+            table_id=table.id, hand=hand, seq_before=written[0] - count, seq_after=written[0]
         ),
     )
     if _bot_to_act(hand=hand, state=state):
         effects.bot_later(hand.id, hand.action_no, delay=BOT_THINK_SECONDS)
     return True
+
+
+def _act_write_transaction(acted: _Acted, *, locked: Table | None) -> bool:
+    """An action that ends the hand (its settlement) or moves the seat's clock bookkeeping: one transaction
+    under the table's lock, taken only if the seq is still the view's."""
+    view, state, hand = acted.view, acted.state, acted.view.hand
+    with transaction.atomic(savepoint=False):
+        table = locked or Table.objects.select_for_update().filter(pk=view.table.id, seq=view.seq).first()
+        if table is None:
+            return False
+        if acted.row_changes:  # before the snapshot, which shows the time bank
+            Seat.objects.filter(pk=acted.row.pk).update(**acted.row_changes)
+            for field, value in acted.row_changes.items():
+                setattr(acted.row, field, value)
+        hand.actions = [*hand.actions, acted.move.as_dict()]
+        transaction.on_commit(lambda: _remember(hand.id, state))
+        seq = _after_hand_change(
+            table=table, hand=hand, state=state, events=acted.events, seats=view.seats, stacks=view.stacks
+        )
+        if not state.is_over:
+            kept = held.TableView(seq=seq, table=table, hand=hand, seats=view.seats, stacks=view.stacks)
+            transaction.on_commit(lambda: held.keep(kept))
+    return True
+
+
+def _view_current(view: held.TableView) -> bool:
+    """Whether the table's seq is still the view's (one read, no lock): the view is the table as it is."""
+    return Table.objects.filter(pk=view.table.id, seq=view.seq).exists()
+
+
+def _view_locked(*, table: Table) -> held.TableView | None:
+    """The table's view under its lock (the caller holds it): the one this process holds if it is the table
+    still, else read; None when no hand is running."""
+    view = held.take(table.id)
+    if view is not None and view.seq == table.seq:
+        return view
+    hand = hand_running(table=table)
+    if hand is None:
+        return None
+    return held.TableView(
+        seq=table.seq, table=table, hand=hand, seats=table_seats(table=table), stacks=seat_stacks(table=table)
+    )
 
 
 def hand_hole_cards_held(*, table_id: int, hand_id: int) -> dict[str, list[str]] | None:
@@ -737,20 +781,6 @@ def _view_load(*, table_id: int) -> held.TableView | None:
     return held.TableView(
         seq=table.seq, table=table, hand=hand, seats=table_seats(table=table), stacks=seat_stacks(table=table)
     )
-
-
-def _finish_on_view(*, view: held.TableView, state: EngineHand, events, action: Action) -> bool:
-    """The action in `state` ended the hand: settle it in one transaction under the table's lock, if the
-    table's seq is still the view's; False (nothing written) if not."""
-    hand = view.hand
-    with transaction.atomic():
-        table = Table.objects.select_for_update().filter(pk=view.table.id, seq=view.seq).first()
-        if table is None:
-            return False
-        hand.actions = [*hand.actions, action.as_dict()]
-        transaction.on_commit(lambda: _remember(hand.id, state))
-        _after_hand_change(table=table, hand=hand, state=state, events=events)
-    return True
 
 
 def _winner_choice(*, table: Table, user, hand_id: int, action_no: int, action: str) -> None:

@@ -1,6 +1,7 @@
-"""An action in the middle of a hand is checked against what the process already holds of the table and written
-with one statement (tables.held, services._act_on_view). What players must never notice: a view that another
-process has overtaken writes nothing, and the action is judged by the locked path on the table as it is."""
+"""A player's action is judged against what the process already holds of the table and, in the middle of a hand,
+written with one statement (tables.held; services.table_act, _act_judge, _act_write). What players must never
+notice: a view that another process has overtaken writes nothing, and the action is judged again on the table
+as it is, under its lock; a refusal is never given on a view that is no longer the table."""
 
 import copy
 
@@ -76,6 +77,7 @@ def test_an_overtaken_view_writes_nothing_and_a_repeated_decision_is_refused_as_
 
 
 def test_an_overtaken_view_still_lets_the_player_whose_turn_it_is_act(players):
+    # On the old view it is not their turn: a refusal judged there is judged again on the table, and stands not.
     table, hand = three_handed(players)
     act(table, to_act_user(table, players), "call")
     old = _view_now(table.id)
@@ -105,3 +107,28 @@ def test_a_raise_the_engine_refuses_is_answered_with_its_reason_and_changes_noth
     hand.refresh_from_db()
     assert len(hand.actions) == len(log) + 1
     assert Hand.objects.filter(table=table, status="running").count() == 1
+
+
+def test_a_refusal_on_the_table_as_it_is_costs_one_read_and_no_lock(players):
+    table, hand = three_handed(players)
+    act(table, to_act_user(table, players), "call")
+    hand.refresh_from_db()
+    waiting = next(p for p in players if p != to_act_user(table, players) and p.id in _users_in(hand))
+    seq = Table.objects.get(pk=table.id).seq
+    with CaptureQueriesContext(connection) as captured, pytest.raises(services.TableError) as refused:
+        services.table_act(
+            table_id=table.id,
+            user=waiting,
+            hand_id=hand.id,
+            action_no=hand.action_no,
+            action="fold",
+            amount=None,
+        )
+    assert refused.value.code == "not_your_turn"
+    sql = [query["sql"] for query in captured.captured_queries]
+    assert len(sql) == 1 and "FOR UPDATE" not in sql[0], sql
+    assert Table.objects.get(pk=table.id).seq == seq, "nothing was published"
+
+
+def _users_in(hand) -> set[int]:
+    return {player["user"] for player in hand.players.values()}
