@@ -571,7 +571,7 @@ def table_act(*, table_id: int, user, hand_id: int, action_no: int, action: str,
     the hand ends or the seat's clock bookkeeping changes). When another process changed the table since the
     view (the write finds another seq, or a refusal was judged on a view that is no longer the table), the
     table is read again under its lock and the same judgement made once more, where the write cannot miss."""
-    ask = {"user": user, "hand_id": hand_id, "action_no": action_no, "action": action, "amount": amount}
+    ask = {"player": user.id, "hand_id": hand_id, "action_no": action_no, "action": action, "amount": amount}
     if not transaction.get_connection().in_atomic_block:  # in a caller's transaction: straight to the lock
         view = held.take(table_id) or _view_load(table_id=table_id)
         if view is not None:
@@ -598,16 +598,17 @@ def table_act(*, table_id: int, user, hand_id: int, action_no: int, action: str,
 
 
 def _act_judge(
-    *, view: held.TableView, user, hand_id: int, action_no: int, action: str, amount: int | None
+    *, view: held.TableView, player: int, hand_id: int, action_no: int, action: str, amount: int | None
 ) -> _Acted:
-    """The action judged against `view` (the table as it was at `view.seq`): what it does, or a TableError
-    saying why not. Writes nothing; the engine's state of a refused action goes back to the cache unchanged."""
+    """The action of the player whose user id is `player`, judged against `view` (the table as it was at
+    `view.seq`): what it does, or a TableError saying why not. Writes nothing; the engine's state of a refused
+    action goes back to the cache unchanged."""
     hand, table = view.hand, view.table
     if hand.id != hand_id:
         raise TableError("stale", _("That hand is over."))
     if hand.action_no != action_no:
         raise TableError("stale", _("That decision has already been taken."))
-    seat = next((int(s) for s, player in hand.players.items() if player["user"] == user.id), None)
+    seat = next((int(s) for s, dealt in hand.players.items() if dealt["user"] == player), None)
     if seat is None:
         raise TableError("not_in_hand", _("You are not playing this hand."))
     state = hand_engine(hand=hand, table=table)
@@ -1066,25 +1067,34 @@ def tables_idle() -> list[int]:
 
 
 def bot_act(*, hand_id: int, action_no: int) -> bool:
-    """The bot whose turn it is acts, if the hand still waits for that decision. Locks the table."""
+    """The bot whose turn it is acts, if the hand still waits for that decision: its move chosen from the
+    table's view under the table's lock, then judged and written as a player's action is (`_act_judge`,
+    `_act_write`)."""
     with transaction.atomic():
         hand = Hand.objects.filter(pk=hand_id).only("table_id").first()
         if hand is None:
             return False
         table = table_lock(table_id=hand.table_id)
-        hand = Hand.objects.get(pk=hand_id)
-        if hand.status != Hand.Status.RUNNING or hand.action_no != action_no:
+        view = _view_locked(table=table)
+        if view is None or view.hand.id != hand_id or view.hand.action_no != action_no:
             return False
+        hand = view.hand
         state = hand_engine(hand=hand, table=table)
         seat = state.to_act
-        if seat is None or not hand.players.get(str(seat), {}).get("bot"):
-            hand_engine_keep(hand.id, state)
+        hand_engine_keep(hand.id, state)  # unchanged: the judgement takes it again
+        dealt = hand.players.get(str(seat), {}) if seat is not None else {}
+        if not dealt.get("bot"):
+            held.keep(view)
             return False
         pot = sum(p.amount for p in state.pots()) + sum(state.bets.values())
         kind, amount = bot_choose(
             legal=state.legal_actions(), pot=pot, stack=state.stacks.get(seat, 0), chip=table.chip
         )
-        hand_apply(table=table, hand=hand, state=state, action=Action(seat=seat, kind=kind, amount=amount))
+        acted = _act_judge(
+            view=view, player=dealt["user"], hand_id=hand_id, action_no=action_no, action=kind, amount=amount
+        )
+        if not _act_write(acted, locked=table):
+            raise RuntimeError(f"table {table.id}: a bot's move under the table's lock missed its seq")
         return True
 
 

@@ -13,7 +13,7 @@ from tables import held, services
 from tables.engine.config import HandConfig
 from tables.engine.hand import replay
 from tables.models import Hand, Table
-from tests.factories import act, three_handed, to_act_user
+from tests.factories import act, player_create, sit, table_create, three_handed, to_act_user
 
 pytestmark = pytest.mark.django_db(transaction=True)  # the one-statement path runs in autocommit only
 
@@ -132,3 +132,53 @@ def test_a_refusal_on_the_table_as_it_is_costs_one_read_and_no_lock(players):
 
 def _users_in(hand) -> set[int]:
     return {player["user"] for player in hand.players.values()}
+
+
+def test_a_house_bots_move_is_written_as_a_players_action_and_the_next_action_is_one_statement(
+    players, monkeypatch
+):
+    """A bot's move (the workers' `bot_act`) is judged and written by the same path as a player's action: in the
+    middle of a hand the one statement, with `follow` for the other processes; so the view stays whole and the
+    person acting next is one statement too (before, a bot's move took new seqs the locked way and every view
+    of the table, this process's included, had to be read again)."""
+    monkeypatch.setattr(
+        services,
+        "bot_choose",
+        lambda *, legal, **_: (
+            ("check", None) if any(item["action"] == "check" for item in legal) else ("call", None)
+        ),
+    )
+    table = table_create()
+    person, bot_a, bot_b = players[0], player_create(bot=True), player_create(bot=True)
+    seated = [person, bot_a, bot_b]
+    for number, user in enumerate(seated, start=1):
+        sit(table, user, number, post="now")
+    hand = services.hand_deal(table_id=table.id)
+    after_bot: list[int] = []  # statements of the person's action right after a bot's move
+    bot_writes: list[bool] = []
+    last_was_bot = False
+    while True:
+        hand.refresh_from_db()
+        if hand.status != "running":
+            break
+        user = to_act_user(table, seated)
+        if user.is_bot:
+            with CaptureQueriesContext(connection) as captured:
+                assert services.bot_act(hand_id=hand.id, action_no=hand.action_no)
+            sql = [query["sql"] for query in captured.captured_queries]
+            if Hand.objects.get(pk=hand.pk).status == "running":
+                bot_writes.append(
+                    any("WITH locked AS" in q for q in sql) and not any("seq = seq +" in q for q in sql)
+                )
+            last_was_bot = True
+            continue
+        state = services.hand_engine(hand=hand, table=table)
+        legal = {item["action"] for item in state.legal_actions()}
+        services.hand_engine_keep(hand.id, state)
+        with CaptureQueriesContext(connection) as captured:
+            act(table, user, "check" if "check" in legal else "call")
+        if last_was_bot and Hand.objects.get(pk=hand.pk).status == "running":
+            after_bot.append(len(captured.captured_queries) - 1)  # less the read `act` makes itself
+        last_was_bot = False
+    assert bot_writes and all(bot_writes), bot_writes
+    assert after_bot and all(count == 1 for count in after_bot), after_bot
