@@ -1076,7 +1076,10 @@ def bot_act(*, hand_id: int, action_no: int) -> bool:
             return False
         table = table_lock(table_id=hand.table_id)
         view = _view_locked(table=table)
-        if view is None or view.hand.id != hand_id or view.hand.action_no != action_no:
+        if view is None:
+            return False
+        if view.hand.id != hand_id or view.hand.action_no != action_no:  # a late task: the decision is taken
+            held.keep(view)  # unchanged, and the table as it is
             return False
         hand = view.hand
         state = hand_engine(hand=hand, table=table)
