@@ -861,7 +861,9 @@ def _after_hand_change(
     public = _hand_moved_on(table=table, hand=hand, state=state, events=events)
     seat_events: list[dict] = []
     if state.is_over:  # the end moves seats and stacks: the snapshot gets them as they are after it
-        seats, stacks, seat_events = _hand_finish(table=table, hand=hand, state=state)
+        seats, stacks, seat_events = _hand_finish(
+            table=table, hand=hand, state=state, seats=seats, stacks=stacks
+        )
     else:
         if hand.pk is None:
             hand.save()
@@ -914,10 +916,20 @@ def _bot_to_act(*, hand: Hand, state: EngineHand) -> bool:
 
 
 def _hand_finish(
-    *, table: Table, hand: Hand, state: EngineHand
+    *,
+    table: Table,
+    hand: Hand,
+    state: EngineHand,
+    seats: list[Seat] | None = None,
+    stacks: dict[int, int] | None = None,
 ) -> tuple[list[Seat], dict[int, int], list[dict]]:
     """Settle the finished hand, store its result and carry out what players asked for during it; returns the
-    table's seats (with their users) and stacks as they are now, and the events of the seats it freed."""
+    table's seats (with their users) and stacks as they are now, and the events of the seats it freed.
+
+    `seats` and `stacks`, when the caller holds them as the table is under its lock (read in this transaction,
+    or a view whose seq the lock checked: every change of a seat or of a seat's chips moves the seq on), are
+    not read again: at a cash table the stacks after the hand are those plus each seat's net result, the
+    amounts the settlement's one transfer moves."""
     from tables.chips import store_for
 
     settlement = state.settlement
@@ -956,16 +968,32 @@ def _hand_finish(
             "time_bank_used",
         ]
     )
-    return _seats_after_hand(table=table)
+    after = None
+    if seats is not None and stacks is not None and not table.is_tournament:
+        after = _stacks_settled(stacks, net={number + 1: final[number] - start[number] for number in start})
+    if after is None:
+        return _seats_after_hand(table=table)
+    return _seats_after_hand(table=table, seats=seats, stacks=after)
 
 
-def _seats_after_hand(*, table: Table) -> tuple[list[Seat], dict[int, int], list[dict]]:
+def _stacks_settled(stacks: dict[int, int], *, net: dict[int, int]) -> dict[int, int] | None:
+    """Seat number -> chips after a settlement that moved `net` (seat number -> net result) to the seats whose
+    chips before it were `stacks`; None if a seat of the hand has no stack there (read them instead)."""
+    if any(number not in stacks for number in net):
+        return None
+    return {number: chips + net.get(number, 0) for number, chips in stacks.items()}
+
+
+def _seats_after_hand(
+    *, table: Table, seats: list[Seat] | None = None, stacks: dict[int, int] | None = None
+) -> tuple[list[Seat], dict[int, int], list[dict]]:
     """Carry out what players asked for during the hand: leave, sit out; cash out the self-excluded and those
     the room removes (sat out too long, busted, staff); bots buy back, and one makes room for people who wait.
-    Returns the table's seats and stacks as they are after it (three reads when no seat comes free), and the
-    events telling who was removed."""
-    seats = table_seats(table=table)
-    stacks = seat_stacks(table=table)
+    Returns the table's seats and stacks as they are after it, and the events telling who was removed.
+    `seats` and `stacks` (the chips after the settlement): the table's as they are, when the caller has them;
+    read otherwise (one read, of the players to cash out, when given and no seat comes free)."""
+    if seats is None or stacks is None:
+        seats, stacks = table_seats(table=table), seat_stacks(table=table)
     if table.is_tournament:  # nobody leaves, sits out or buys chips: the tournament unseats the busted
         return seats, stacks, []
     bots_top_up(table=table, seats=seats, stacks=stacks)

@@ -7,17 +7,19 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from tables import services
+from tables import broadcast, services
 from tables.models import Hand
+from tables.selectors import seat_stacks
+from tests.factories import play_out, sit, table_create, three_handed
 from tests.factories import play_out_counting as _play_out
-from tests.factories import three_handed
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def test_the_end_of_a_hand_settles_and_tells_it_in_eleven_statements(players):
+def test_the_end_of_a_hand_settles_and_tells_it_in_nine_statements(players):
     """The last action of a hand settles it (one ledger transfer), carries out the players' requests and
-    publishes the table: a fixed handful of statements whatever the number of players (it was 26 for three)."""
+    publishes the table: a fixed handful of statements whatever the number of players (it was 26 for three,
+    then 11 while the seats and stacks were read again after the settlement)."""
     from cashier.selectors import ledger_check
 
     table, hand = three_handed(players)
@@ -25,11 +27,35 @@ def test_the_end_of_a_hand_settles_and_tells_it_in_eleven_statements(players):
     Hand.objects.filter(pk=hand.pk).update(ended_at=hand.ended_at - timedelta(seconds=10))
     hand = services.hand_deal(table_id=table.id)
     statements = [query["sql"] for query in _play_out(table, hand, players)]
-    assert len(statements) <= 11, "\n".join(statements)
+    assert len(statements) <= 9, "\n".join(statements)
     assert statements[0] == "BEGIN" and statements[-1] == "COMMIT"
     assert not any("SAVEPOINT" in sql for sql in statements)
     hand.refresh_from_db()
     assert hand.status == "complete" and ledger_check().ok
+
+
+def test_the_stacks_told_at_a_hands_end_are_the_ledgers_to_the_chip(players, monkeypatch):
+    """The end of a hand does not read the seats and stacks again: it tells the stacks as they were before it
+    plus what the settlement moved. Told to the watchers, they are the ledger's after it, rake taken, with a
+    player not in the hand who sat down and topped up while it ran."""
+    sent: list[list[dict]] = []
+    monkeypatch.setattr(
+        broadcast, "group_send_batch", lambda group, messages, follow=None: sent.append(messages)
+    )
+    table = table_create(small_blind=10, big_blind=20)
+    for number, player in enumerate(players[:3], start=1):
+        sit(table, player, number, buy_in=2_000)
+    hand = services.hand_deal(table_id=table.id)
+    assert hand is not None
+    sit(table, players[3], 4, buy_in=1_000)
+    services.seat_top_up(table_id=table.id, user=players[3], amount=500)
+    play_out(table, players, hand)  # called and checked to the showdown: a flop, so a rake
+    hand.refresh_from_db()
+    assert hand.status == "complete" and hand.result["rake"] > 0
+    states = [message for batch in sent for message in batch if message["type"] == "state"]
+    told = {row["seat"]: row["stack"] for row in states[-1]["seats"] if row["player"]}
+    assert told == seat_stacks(table=table), "the stacks told are the seat accounts' balances"
+    assert told[4] == 1_500 and sum(told.values()) == 3 * 2_000 + 1_500 - hand.result["rake"]
 
 
 def test_dealing_to_the_same_players_again_takes_ten_statements(players):
