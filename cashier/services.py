@@ -11,12 +11,13 @@ Table money, for the table code (see docs/cashier.md): `seat_buy_in`, `seat_top_
 happens at a seat when the cashier takes a player off the tables (self-exclusion, a closed account)."""
 
 import logging
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from datetime import datetime, timedelta
 from functools import partial
 
 from django.conf import settings
 from django.db import IntegrityError, connection, transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
@@ -1033,18 +1034,6 @@ def _hand_legs(
     """The settlement's legs on the locked accounts of its seat sessions and of the table's rake account, and
     the sessions of house bots among them; SettlementInvalid (nothing written) if a session is not open at
     this table or a seat would go below zero."""
-    sessions = {
-        s.pk: s
-        for s in SeatSession.objects.filter(pk__in=by_session)
-        .select_related("user")
-        .only("table_id", "closed_at", "account_id", "user__is_bot")
-    }
-    if len(sessions) != len(by_session):
-        raise SettlementInvalid(_("A seat session of this hand does not exist."))
-    for session in sessions.values():
-        if session.table_id != table.pk or session.closed_at is not None:
-            raise SettlementInvalid(_("A seat session of this hand is not open at this table."))
-    seat_accounts = [session.account_id for session in sessions.values()]
     rake_ref = f"table:{table.pk}"
 
     def is_rake(account: Account | None) -> bool:
@@ -1057,15 +1046,17 @@ def _hand_legs(
         )
 
     rake_id = _rake_account_ids.get(table.pk)
-    locked = None
-    if rake_id is not None:
-        try:
-            locked = accounts_lock(accounts=[rake_id, *seat_accounts])
-        except CashierError:  # the remembered account is gone (a test database emptied): find it again
-            locked = None
-    if locked is None or not is_rake(locked.get(rake_id)):
+    locked, sessions = _hand_accounts_lock(rake_id=rake_id, session_ids=by_session)
+    if not is_rake(
+        locked.get(rake_id)
+    ):  # first met here, or the remembered one is gone (a test database emptied)
         rake_id = _rake_account_ids[table.pk] = rake_account_get(table=table).pk
-        locked = accounts_lock(accounts=[rake_id, *seat_accounts])
+        locked, sessions = _hand_accounts_lock(rake_id=rake_id, session_ids=by_session)
+    if len(sessions) != len(by_session):
+        raise SettlementInvalid(_("A seat session of this hand does not exist."))
+    for session in sessions.values():
+        if session.table_id != table.pk or session.closed_at is not None:
+            raise SettlementInvalid(_("A seat session of this hand is not open at this table."))
     legs = [(locked[sessions[sid].account_id], delta) for sid, delta in by_session.items()]
     if rake:
         legs.append((locked[rake_id], rake))
@@ -1073,6 +1064,30 @@ def _hand_legs(
         if account.balance + delta < 0:
             raise SettlementInvalid(_("A seat would lose more than its stack in this settlement."))
     return legs, {sid for sid, session in sessions.items() if session.user.is_bot}
+
+
+def _hand_accounts_lock(
+    *, rake_id: int | None, session_ids: Iterable[int]
+) -> tuple[dict[int, Account], dict[int, SeatSession]]:
+    """The accounts of a hand's seat sessions and the rake account `rake_id`, locked in one statement
+    (SELECT ... FOR UPDATE OF the accounts, in id order as `accounts_lock`), each seat account with its session
+    and the session's player: by account id, and the sessions by id. A session that does not exist is missing
+    from both."""
+    ids = list(session_ids)
+    rows = (
+        Account.objects.select_for_update(of=("self",))
+        .filter(Q(seat_session__pk__in=ids) | Q(pk=rake_id or 0))
+        .select_related("seat_session__user")
+        .order_by("pk")
+    )
+    locked, sessions = {}, {}
+    for account in rows:
+        account._cashier_locked = True
+        locked[account.pk] = account
+        session = getattr(account, "seat_session", None)
+        if session is not None and session.pk in ids:
+            sessions[session.pk] = session
+    return locked, sessions
 
 
 # --- tournament money ----------------------------------------------------------------------------------------

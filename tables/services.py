@@ -997,9 +997,7 @@ def _seats_after_hand(
     if table.is_tournament:  # nobody leaves, sits out or buys chips: the tournament unseats the busted
         return seats, stacks, []
     bots_top_up(table=table, seats=seats, stacks=stacks)
-    excluded = {
-        session.seat_number for session in cashier_selectors.seats_to_cash_out_after_hand(table=table)
-    }
+    excluded = cashier_selectors.seats_to_cash_out_after_hand(table=table)
     events: list[dict] = []
     freed = False
     now = timezone.now()
