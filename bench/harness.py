@@ -449,6 +449,8 @@ def players_create(*, tables: list, per_table: int, prefix: str = "load") -> lis
 @dataclass
 class Stats:
     latencies: list[float] = field(default_factory=list)  # seconds, act sent -> its broadcast received
+    # the same, of the acts that ended their hand (settled, the seats' requests carried out): the heavy ones
+    latencies_hand_end: list[float] = field(default_factory=list)
     acts_sent: int = 0
     acts_confirmed: int = 0
     errors: Counter = field(default_factory=Counter)
@@ -500,6 +502,7 @@ class Bot:
         self.missing: set[int] = set()
         self.decided: tuple[int, int] | None = None  # the last decision answered
         self.pending: tuple[int, int, float] | None = None  # (hand id, action no, sent at)
+        self.frame_ends_hand = False  # the frame being read ended a hand
         self.state: dict | None = None
         self.connected = asyncio.Event()
         self.synced_at: float | None = None  # when the first state after the latest connect arrived
@@ -602,10 +605,11 @@ class Bot:
     async def handle(self, frame: dict) -> None:
         """One frame: a message, or one change's messages together (`batch`, for `?frames=batch`)."""
         self.stats.frames += 1
-        if frame.get("type") != "batch":
-            await self.handle_message(frame)
-            return
-        for message in frame.get("messages", ()):
+        messages = frame.get("messages", ()) if frame.get("type") == "batch" else (frame,)
+        # A change that ended a hand: its act is counted among `latencies_hand_end` too (batched frames only:
+        # unbatched, the `acted` that confirms an act comes before the end of its hand).
+        self.frame_ends_hand = any(message.get("event") == "hand_ended" for message in messages)
+        for message in messages:
             await self.handle_message(message)
 
     async def handle_message(self, message: dict) -> None:
@@ -660,6 +664,8 @@ class Bot:
             return
         if self.stats.measuring:
             self.stats.latencies.append(now - self.pending[2])
+            if self.frame_ends_hand:
+                self.stats.latencies_hand_end.append(now - self.pending[2])
             self.stats.acts_confirmed += 1
         self.pending = None
 
@@ -731,14 +737,19 @@ class Bot:
 
 
 def latency_summary(stats: Stats) -> dict:
-    ms = [x * 1000 for x in stats.latencies]
-    return {
-        "p50": percentile(ms, 50),
-        "p95": percentile(ms, 95),
-        "p99": percentile(ms, 99),
-        "max": max(ms) if ms else float("nan"),
-        "n": len(ms),
-    }
+    """p50/p95/p99/max/n of every confirmed act, and of the acts that ended their hand (`hand_end`)."""
+
+    def summary(seconds: list[float]) -> dict:
+        ms = [x * 1000 for x in seconds]
+        return {
+            "p50": percentile(ms, 50),
+            "p95": percentile(ms, 95),
+            "p99": percentile(ms, 99),
+            "max": max(ms) if ms else float("nan"),
+            "n": len(ms),
+        }
+
+    return {**summary(stats.latencies), "hand_end": summary(stats.latencies_hand_end)}
 
 
 def tables_stalled(stats: Stats, table_ids, *, now: float, quiet: float) -> list[int]:

@@ -183,7 +183,12 @@ def report(
         "actions_per_second": round(stats.acts_confirmed / window["elapsed"], 1),
         "acts_sent": stats.acts_sent,
         "acts_confirmed": stats.acts_confirmed,
-        "latency_ms": {k: (round(v, 1) if isinstance(v, float) else v) for k, v in lat.items()},
+        "latency_ms": {
+            k: (round(v, 1) if isinstance(v, float) else v) for k, v in lat.items() if k != "hand_end"
+        },
+        "latency_hand_end_ms": {
+            k: (round(v, 1) if isinstance(v, float) else v) for k, v in lat["hand_end"].items()
+        },
         "errors": dict(stats.errors),
         "sent": dict(stats.sent),
         "seq_gaps": stats.gaps,
@@ -199,6 +204,11 @@ def report(
         f"{name}: {figures['actions_per_second']} actions/s, latency p50 {lat['p50']:.1f} ms, p95 "
         f"{lat['p95']:.1f} ms, p99 {lat['p99']:.1f} ms (n={lat['n']}), errors {dict(stats.errors)}, "
         f"gaps {stats.gaps} (reordered {stats.reordered}), stalled {stalled}/{tables}"
+    )
+    end = lat["hand_end"]
+    log(
+        f"{name}: acts that ended their hand: p50 {end['p50']:.1f} ms, p95 {end['p95']:.1f} ms, p99 "
+        f"{end['p99']:.1f} ms (n={end['n']})"
     )
     log(f"{name}: CPU % of one core: {window['cpu_percent_of_one_core']}")
     log(f"{name}: messages sent by the bots: {dict(stats.sent)}")
@@ -448,6 +458,7 @@ async def flags_follow(stats: Stats, flags: dict) -> dict:
 def stats_export(stats: Stats, last_action_at: dict, **extra) -> dict:
     return {
         "latencies": stats.latencies,
+        "latencies_hand_end": stats.latencies_hand_end,
         "acts_sent": stats.acts_sent,
         "acts_confirmed": stats.acts_confirmed,
         "errors": dict(stats.errors),
@@ -467,6 +478,7 @@ def stats_merge(parts: list[dict]) -> Stats:
     merged = Stats()
     for part in parts:
         merged.latencies.extend(part["latencies"])
+        merged.latencies_hand_end.extend(part.get("latencies_hand_end", []))
         merged.errors.update(part["errors"])
         merged.sent.update(part.get("sent", {}))
         for name in (
