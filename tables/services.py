@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import json
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import timedelta
 
 from django.conf import settings
@@ -817,29 +817,6 @@ def _winner_choice(*, table: Table, user, hand_id: int, action_no: int, action: 
     effects.publish(table_id=table.id, events=public, table=table, hand=None, state=None)
 
 
-def hand_apply(
-    *,
-    table: Table,
-    hand: Hand,
-    state: EngineHand,
-    action: Action,
-    seats: list[Seat] | None = None,
-    stacks: dict[int, int] | None = None,
-) -> int:
-    """Apply `action` to the hand's state in place (the engine validates first: an IllegalAction changes
-    nothing) and store it; returns the seq of the snapshot that tells it. The state leaves the cache while it
-    changes and comes back once the change has committed, so a failure half-way, or a transaction that rolls
-    back, makes the next caller rebuild it from the stored log."""
-    try:
-        events = state.act(action)
-    except IllegalAction as refused:
-        _remember(hand.id, state)
-        raise TableError(refused.code, presenters.refusal_text(refused, state=state, table=table)) from None
-    hand.actions = [*hand.actions, action.as_dict()]
-    transaction.on_commit(lambda: _remember(hand.id, state))  # a rolled-back action is never cached
-    return _after_hand_change(table=table, hand=hand, state=state, events=events, seats=seats, stacks=stacks)
-
-
 def _remaining_ms(hand: Hand) -> int:
     if hand.deadline is None:
         return 0
@@ -1029,38 +1006,55 @@ def _seats_after_hand(
 
 
 def hand_timeout(*, hand_id: int, action_no: int) -> bool:
-    """The clock ran out on a decision: use the time bank if any is left, else check if free or fold.
-    A timer that fires late or twice finds the decision taken and does nothing. Locks the table."""
+    """The clock ran out on a decision: use the time bank if any is left, else check if free or fold (or muck
+    at the showdown), judged and written as the player's own action would be (`_act_judge`, `_act_write`),
+    with the seat's count of timeouts in a row moved on in the same write (the state it publishes shows the
+    seat sitting out from the next hand after the second). A timer that fires late or twice finds the
+    decision taken and does nothing. Locks the table."""
     with transaction.atomic():
         hand = Hand.objects.filter(pk=hand_id).only("table_id").first()
         if hand is None:
             return False
         table = table_lock(table_id=hand.table_id)
-        hand = Hand.objects.get(pk=hand_id)
-        if hand.status != Hand.Status.RUNNING or hand.action_no != action_no:
+        view = _view_locked(table=table)
+        if view is None:
             return False
-        if hand.deadline and hand.deadline > timezone.now():
-            return False  # the time bank moved it on: the clock comes back
+        hand = view.hand
+        if (
+            hand.id != hand_id
+            or hand.action_no != action_no
+            or (hand.deadline and hand.deadline > timezone.now())
+        ):
+            held.keep(view)  # taken, or the time bank moved the clock on (it comes back): unchanged
+            return False
         state = hand_engine(hand=hand, table=table)
         seat_no = state.to_act
-        seat = Seat.objects.filter(table=table, number=seat_no + 1).first()
+        legal = {item["action"] for item in state.legal_actions()}
+        hand_engine_keep(hand.id, state)  # unchanged: the judgement takes it again
+        seat = next((s for s in view.seats if s.number == seat_no + 1), None)
         if seat is not None and not hand.time_bank_used and seat.time_bank_ms > 0:
-            _remember(hand.id, state)  # unchanged: only the clock moves
             hand.deadline = timezone.now() + timedelta(milliseconds=seat.time_bank_ms)
             hand.time_bank_used = True
             hand.save(update_fields=["deadline", "time_bank_used"])
             seat.time_bank_ms = 0
             seat.save(update_fields=["time_bank_ms"])
-            effects.publish(table_id=table.id, events=[])
+            effects.publish(table_id=table.id, events=[], table=table, seats=view.seats, stacks=view.stacks)
             return True
-        legal = {item["action"] for item in state.legal_actions()}
         kind = "check" if "check" in legal else ("muck" if "muck" in legal else "fold")
-        hand_apply(table=table, hand=hand, state=state, action=Action(seat=seat_no, kind=kind))
-        if seat is not None:
-            seat.timeouts_in_row += 1
-            if seat.timeouts_in_row >= TIMEOUTS_BEFORE_SIT_OUT and not table.is_tournament:
-                seat.sit_out_next = True
-            seat.save(update_fields=["timeouts_in_row", "sit_out_next"])
+        acted = _act_judge(
+            view=view,
+            player=hand.players[str(seat_no)]["user"],
+            hand_id=hand_id,
+            action_no=action_no,
+            action=kind,
+            amount=None,
+        )
+        timeouts = acted.row.timeouts_in_row + 1
+        changes = {**acted.row_changes, "timeouts_in_row": timeouts}
+        if timeouts >= TIMEOUTS_BEFORE_SIT_OUT and not table.is_tournament:
+            changes["sit_out_next"] = True
+        if not _act_write(replace(acted, row_changes=changes), locked=table):
+            raise RuntimeError(f"table {table.id}: a timeout under the table's lock missed its seq")
         return True
 
 
