@@ -206,10 +206,11 @@ def report(
         f"gaps {stats.gaps} (reordered {stats.reordered}), stalled {stalled}/{tables}"
     )
     end = lat["hand_end"]
-    log(
-        f"{name}: acts that ended their hand: p50 {end['p50']:.1f} ms, p95 {end['p95']:.1f} ms, p99 "
-        f"{end['p99']:.1f} ms (n={end['n']})"
-    )
+    if end["n"]:  # the room's batched frames say which acts ended a hand; the bare stack has no hands
+        log(
+            f"{name}: acts that ended their hand: p50 {end['p50']:.1f} ms, p95 {end['p95']:.1f} ms, p99 "
+            f"{end['p99']:.1f} ms (n={end['n']})"
+        )
     log(f"{name}: CPU % of one core: {window['cpu_percent_of_one_core']}")
     log(f"{name}: messages sent by the bots: {dict(stats.sent)}")
     return figures

@@ -1047,9 +1047,8 @@ def _hand_legs(
 
     rake_id = _rake_account_ids.get(table.pk)
     locked, sessions = _hand_accounts_lock(rake_id=rake_id, session_ids=by_session)
-    if not is_rake(
-        locked.get(rake_id)
-    ):  # first met here, or the remembered one is gone (a test database emptied)
+    # The rake account first met here, or the remembered one gone (a test database emptied): found, then locked.
+    if not is_rake(locked.get(rake_id)):
         rake_id = _rake_account_ids[table.pk] = rake_account_get(table=table).pk
         locked, sessions = _hand_accounts_lock(rake_id=rake_id, session_ids=by_session)
     if len(sessions) != len(by_session):
