@@ -221,6 +221,20 @@ def play_out_counting(table, hand, players) -> list:
             return captured.captured_queries[1:]  # less the read `act` makes itself
 
 
+def states_sent(monkeypatch) -> list[dict]:
+    """The `state` messages the tables send to their watchers from now on (after commit), in order, caught
+    where they leave the process (tables.broadcast.group_send_batch) instead of going out."""
+    from tables import broadcast
+
+    states: list[dict] = []
+    monkeypatch.setattr(
+        broadcast,
+        "group_send_batch",
+        lambda group, messages, follow=None: states.extend(m for m in messages if m["type"] == "state"),
+    )
+    return states
+
+
 def hand_played(table, players, *, fold: bool = False) -> Hand:
     """Deal one hand at `table` and play it to its end: the player to act folds (`fold`), else everyone checks
     or calls down to the showdown."""

@@ -7,10 +7,10 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from tables import broadcast, services
+from tables import services
 from tables.models import Hand
 from tables.selectors import seat_stacks
-from tests.factories import play_out, sit, table_create, three_handed
+from tests.factories import play_out, sit, states_sent, table_create, three_handed
 from tests.factories import play_out_counting as _play_out
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -39,10 +39,7 @@ def test_the_stacks_told_at_a_hands_end_are_the_ledgers_to_the_chip(players, mon
     """The end of a hand does not read the seats and stacks again: it tells the stacks as they were before it
     plus what the settlement moved. Told to the watchers, they are the ledger's after it, rake taken, with a
     player not in the hand who sat down and topped up while it ran."""
-    sent: list[list[dict]] = []
-    monkeypatch.setattr(
-        broadcast, "group_send_batch", lambda group, messages, follow=None: sent.append(messages)
-    )
+    states = states_sent(monkeypatch)
     table = table_create(small_blind=10, big_blind=20)
     for number, player in enumerate(players[:3], start=1):
         sit(table, player, number, buy_in=2_000)
@@ -53,7 +50,6 @@ def test_the_stacks_told_at_a_hands_end_are_the_ledgers_to_the_chip(players, mon
     play_out(table, players, hand)  # called and checked to the showdown: a flop, so a rake
     hand.refresh_from_db()
     assert hand.status == "complete" and hand.result["rake"] > 0
-    states = [message for batch in sent for message in batch if message["type"] == "state"]
     told = {row["seat"]: row["stack"] for row in states[-1]["seats"] if row["player"]}
     assert told == seat_stacks(table=table), "the stacks told are the seat accounts' balances"
     assert told[4] == 1_500 and sum(told.values()) == 3 * 2_000 + 1_500 - hand.result["rake"]

@@ -7,7 +7,17 @@ from django.utils import timezone
 
 from tables import held, services
 from tables.models import Hand, Seat
-from tests.factories import heads_up, sit, table_admin_form, table_create
+from tests.factories import (
+    act,
+    heads_up,
+    legal_now,
+    passive,
+    sit,
+    states_sent,
+    table_admin_form,
+    table_create,
+    to_act_user,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -250,12 +260,7 @@ def test_staff_set_the_time_bank_refill_in_the_admin_and_a_maximum_below_the_sta
 def test_the_second_timeout_in_a_row_is_told_at_once_as_sitting_out_next(players, monkeypatch):
     """The seat's timeouts in a row are written with the timeout's own action, before the state that tells it:
     the table sees at once that the player sits out from the next hand (they were saved after it was sent)."""
-    from tables import broadcast
-
-    sent: list[list[dict]] = []
-    monkeypatch.setattr(
-        broadcast, "group_send_batch", lambda group, messages, follow=None: sent.append(messages)
-    )
+    states = states_sent(monkeypatch)
     table = table_create(time_bank_seconds=0)
     for seat, user in enumerate(players[:3], start=1):
         sit(table, user, seat, post="now")
@@ -264,18 +269,7 @@ def test_the_second_timeout_in_a_row_is_told_at_once_as_sitting_out_next(players
 
     def others_play_until_the_sleeper_acts_or_the_end(hand: Hand) -> Hand:
         while hand.status == "running" and hand.to_act + 1 != sleeper:
-            user = Seat.objects.get(table=table, number=hand.to_act + 1).user
-            state = services.hand_engine(hand=hand, table=table)
-            legal = {item["action"] for item in state.legal_actions()}
-            services.hand_engine_keep(hand.id, state)
-            services.table_act(
-                table_id=table.id,
-                user=user,
-                hand_id=hand.id,
-                action_no=hand.action_no,
-                action="check" if "check" in legal else "call",
-                amount=None,
-            )
+            act(table, to_act_user(table, players), passive(legal_now(table, hand)))
             hand = Hand.objects.get(pk=hand.pk)
         return hand
 
@@ -285,10 +279,9 @@ def test_the_second_timeout_in_a_row_is_told_at_once_as_sitting_out_next(players
     assert hand.status == "complete"
     Hand.objects.filter(pk=hand.pk).update(ended_at=timezone.now() - timedelta(seconds=30))
     hand = others_play_until_the_sleeper_acts_or_the_end(services.hand_deal(table_id=table.id))
-    sent.clear()
+    states.clear()
     expire(hand)
     assert services.hand_timeout(hand_id=hand.id, action_no=hand.action_no)  # the second in a row
-    told = [message for batch in sent for message in batch if message["type"] == "state"][-1]
-    row = next(row for row in told["seats"] if row["seat"] == sleeper)
+    row = next(row for row in states[-1]["seats"] if row["seat"] == sleeper)
     assert row["sitting_out_next"] is True, "the state sent with the timeout shows the seat sitting out next"
     assert Seat.objects.get(table=table, number=sleeper).timeouts_in_row == 2
