@@ -56,7 +56,11 @@ def knee(points: list[dict], *, limit_ms: float = TARGET_P99_MS) -> int | None:
 
 
 def run_label(run: dict) -> str:
-    return f"{run.get('started', '?')} ({run.get('app') or 'app ?'})"
+    web = run.get("args", {}).get("daphnes")
+    layout = f", {web} web" if web else ""
+    if web and web > 1 and "web_routing" in run:
+        layout += ", tables routed" if run["web_routing"] else ", not routed"
+    return f"{run.get('started', '?')} ({run.get('app') or 'app ?'}{layout})"
 
 
 def curve_table(runs: list[dict]) -> str:

@@ -796,6 +796,7 @@ def curve_main(args) -> int:
         "args": vars(args),
         "started": time.strftime("%Y-%m-%d %H:%M:%S"),
         "app": app_commit(),
+        "web_routing": web_routing(),
         "points": [],
     }
     ok = True
@@ -818,6 +819,12 @@ def curve_main(args) -> int:
         print(curve_table([run]), flush=True)
     log(f"knee (the most players with p99 at most 100 ms): {run.get('knee')}")
     return 0 if ok else 1
+
+
+def web_routing() -> bool:
+    """Whether the web processes serve each table's connections on one of them (pokerroom.web_route), as
+    they do unless ROOM_WEB_ROUTING is 0; with one web process there is nothing to route."""
+    return os.environ.get("ROOM_WEB_ROUTING", "1").strip() != "0"
 
 
 def table_url(port: int, table_id: int, frames: str) -> str:
@@ -932,7 +939,12 @@ def main(argv=None) -> int:
         parser.error("2 to 6 players a table (six-max tables)")
     if not 1 <= args.bot_processes <= args.tables:
         parser.error("--bot-processes: 1 to --tables processes")
-    results: dict = {"args": vars(args), "started": time.strftime("%Y-%m-%d %H:%M:%S"), "app": app_commit()}
+    results: dict = {
+        "args": vars(args),
+        "started": time.strftime("%Y-%m-%d %H:%M:%S"),
+        "app": app_commit(),
+        "web_routing": web_routing(),
+    }
     ok = False
     try:
         ok = load_run(args, results)

@@ -170,8 +170,20 @@ class Child:
     deaths: list[float] = field(default_factory=list)
 
 
+def web_env(env: dict[str, str], port: WebPort, *, index: int, count: int) -> dict[str, str]:
+    """Web process `index`'s environment: with others beside it, its place among them, by which each serves
+    the connections of its own tables (pokerroom.web_route) unless ROOM_WEB_ROUTING is 0."""
+    if count < 2 or env.get("ROOM_WEB_ROUTING", "1").strip() == "0":
+        return env
+    route = f"{port.port}-{os.getpid()}"  # one room's processes: its port, its supervisor
+    return {**env, "ROOM_WEB_ROUTE": route, "ROOM_WEB_INDEX": str(index), "ROOM_WEB_COUNT": str(count)}
+
+
 def children_make(env: dict[str, str], port: WebPort, *, web: int, worker: bool, beat: bool) -> list[Child]:
-    children = [Child(f"daphne-{n}", partial(web_spawn, port, env), web=True) for n in range(1, web + 1)]
+    children = [
+        Child(f"daphne-{n}", partial(web_spawn, port, web_env(env, port, index=n, count=web)), web=True)
+        for n in range(1, web + 1)
+    ]
     celery = [PY, "-m", "celery", "-A", "pokerroom"]
     if worker:
         command = [*celery, "worker", "-l", "info", "--concurrency", "2", "-n", f"worker-{os.getpid()}@%h"]

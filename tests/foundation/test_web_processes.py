@@ -1,5 +1,6 @@
-"""Every core in use: the supervisor's web processes (one daphne each) share the room's one port, and one
-killed (SIGKILL) while people play costs nothing but a reconnect to its own players."""
+"""Every core in use: the supervisor's web processes (one daphne each) share the room's one port, each
+table's connections served by one of them, and one killed (SIGKILL) while people play costs nothing but a
+reconnect to its own players."""
 
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ import websockets
 from cashier.selectors import ledger_check
 from pokerroom.embedded import free_port
 from pokerroom.supervisor import web_listening
+from pokerroom.web_route import owner_of
 from tables.bots import bot_choose
 from tables.models import Hand, Table
 from tests.factories import player_create, table_create
@@ -122,17 +124,30 @@ async def spectators_served_by(port: int, table_id: int, pids: list[int], count:
                 await client.__aexit__()
 
 
+def web_index(pid: int) -> int:
+    """Which of the room's web processes (1 … N) `pid` is, as the supervisor numbered it."""
+    return int(psutil.Process(pid).environ()["ROOM_WEB_INDEX"])
+
+
 @pytest.mark.django_db(transaction=True)
 def test_serve_runs_every_web_process_on_one_port_with_a_worker_and_beat(room_env):
-    table = Table.objects.create(name="Ports", small_blind=1, big_blind=2)
+    tables = [Table.objects.create(name=f"Ports {n}", small_blind=1, big_blind=2) for n in range(6)]
     room = Supervised(room_env, web=3, extra=("--worker", "--beat"))
     try:
         room.wait_open()
         pids = room.web_pids()
         assert len(pids) == 3, room.output()
         assert room.children("worker") and room.children("beat"), "the worker and beat run beside them"
-        served_by = asyncio.run(spectators_served_by(room.port, table.id, pids, 30))
-        assert set(served_by) == set(pids), f"every web process takes connections: {served_by}"
+        served = {t.id: asyncio.run(spectators_served_by(room.port, t.id, pids, 5)) for t in tables}
+        for table_id, by in served.items():
+            assert len(set(by)) == 1, f"table {table_id}: its connections on one web process, not {by}"
+            assert web_index(by[0]) == owner_of(table_id, 3), "the process that owns the table"
+        assert {by[0] for by in served.values()} == set(pids), f"every web process serves tables: {served}"
+        opened = _pages_open(room.port, 30)
+        pages = [serving_pid(pids, sock.getsockname()[1]) for sock in opened]
+        for sock in opened:
+            sock.close()
+        assert set(pages) == set(pids), f"pages are answered where the kernel puts them: {pages}"
         deadline = time.monotonic() + 60  # the worker announces itself once it is up
         while http_status(room.port, "/healthz") != 200:
             assert time.monotonic() < deadline, "healthz: PostgreSQL, Redis and the worker"
@@ -141,6 +156,17 @@ def test_serve_runs_every_web_process_on_one_port_with_a_worker_and_beat(room_en
         room.stop()
     assert room.proc.returncode == 0, room.output()
     assert not [pid for pid in pids if psutil.pid_exists(pid)], "SIGTERM stopped them all"
+
+
+def _pages_open(port: int, count: int) -> list[socket.socket]:
+    """`count` connections that each asked for a page and were answered, kept open (keep-alive)."""
+    opened = []
+    for _ in range(count):
+        sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+        sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        sock.recv(1)
+        opened.append(sock)
+    return opened
 
 
 class Seated:
@@ -196,8 +222,8 @@ async def until(condition, *, timeout: float, what: str, in_thread: bool = False
 
 @pytest.mark.django_db(transaction=True)
 def test_a_web_process_killed_mid_hand_costs_its_players_a_reconnect_and_nothing_else(room_env):
-    table = table_create(seats=6, action_seconds=20, time_bank_seconds=0)
-    users = [player_create() for _ in range(4)]
+    tables = [table_create(seats=6, action_seconds=20, time_bank_seconds=0) for _ in range(2)]
+    users = [player_create() for _ in range(6)]
     room = Supervised(room_env, web=2)
     workers = Room(room_env)
     try:
@@ -206,8 +232,14 @@ def test_a_web_process_killed_mid_hand_costs_its_players_a_reconnect_and_nothing
         pids = room.web_pids()
         address = Room({})
         address.port = room.port
-        players = [Seated(address, table.id, user, seat) for seat, user in enumerate(users, start=1)]
-        asyncio.run(_kill_one_while_playing(room, table.id, players, pids))
+        players = {  # three at each table: consecutive ids, one table to each web process
+            table.id: [
+                Seated(address, table.id, user, seat)
+                for seat, user in enumerate(users[3 * n : 3 * n + 3], start=1)
+            ]
+            for n, table in enumerate(tables)
+        }
+        asyncio.run(_kill_one_while_playing(room, players, pids))
     finally:
         room.stop()
         workers.stop()
@@ -217,30 +249,22 @@ def test_a_web_process_killed_mid_hand_costs_its_players_a_reconnect_and_nothing
     assert report.ok, report.violations
 
 
-async def _spread(players: list[Seated], pids: list[int]) -> dict[int, list[Seated]]:
-    """Connect everyone, and connect again (a new source port) until both web processes serve someone."""
-    for player in players:
+async def _kill_one_while_playing(room: Supervised, players: dict[int, list[Seated]], pids) -> None:
+    everyone = [player for group in players.values() for player in group]
+    for player in everyone:
         await player.connect()
-    for _attempt in range(60):
-        by_pid: dict[int, list[Seated]] = {}
-        for player in players:
-            by_pid.setdefault(serving_pid(pids, player.local_port()), []).append(player)
-        if set(by_pid) == set(pids):
-            return by_pid
-        moved = players[_attempt % len(players)]
-        await moved.client.__aexit__()
-        await moved.connect()
-    raise AssertionError("the connections never reached both web processes")
-
-
-async def _kill_one_while_playing(room: Supervised, table_id: int, players: list[Seated], pids) -> None:
-    by_pid = await _spread(players, pids)
-    for player in players:
+    served = {t: {serving_pid(pids, p.local_port()) for p in group} for t, group in players.items()}
+    assert all(len(by) == 1 for by in served.values()), f"a table's players on one web process: {served}"
+    owner = {table_id: by.pop() for table_id, by in served.items()}
+    assert set(owner.values()) == set(pids), f"one table on each: {owner}"
+    for player in everyone:
         await player.client.send(type="join", seat=player.seat, buy_in=200, post="now")
-    tasks = [asyncio.ensure_future(player.play()) for player in players]
-    await until(lambda: all(p.acted_seen >= 2 for p in players), timeout=90, what="everyone sees play")
-    hand = await asyncio.to_thread(_running_hand, table_id)
-    victim, survivor = pids
+    tasks = [asyncio.ensure_future(player.play()) for player in everyone]
+    await until(lambda: all(p.acted_seen >= 2 for p in everyone), timeout=90, what="everyone sees play")
+    lost_table, kept_table = players
+    hand = await asyncio.to_thread(_running_hand, lost_table)
+    victim, survivor = owner[lost_table], owner[kept_table]
+    victim_index = web_index(victim)
     os.kill(victim, signal.SIGKILL)
     # (a connection that reaches its socket in the instant it dies is reset, see the README)
     await until(lambda: not _running(victim), timeout=30, what="the killed process gone")
@@ -248,24 +272,25 @@ async def _kill_one_while_playing(room: Supervised, table_id: int, players: list
     # the other process goes on serving: pages at once, and its players' connections stay up
     statuses = [await asyncio.to_thread(http_status, room.port) for _ in range(6)]
     assert statuses == [200] * 6, statuses
-    survivors, dropped = by_pid[survivor], by_pid[victim]
+    survivors, dropped = players[kept_table], players[lost_table]
     await until(
         lambda: all(p.closed.is_set() for p in dropped), timeout=30, what="the killed one's players dropped"
     )
 
-    # the killed one's players come back and find the table as it is, their own cards with it
+    # the killed one's players come back (to the other process, while theirs is down) and find the table as
+    # it is, their own cards with it
     for player in dropped:
         state = await player.connect()
-        truth = await asyncio.to_thread(_table_now, table_id)
+        truth = await asyncio.to_thread(_table_now, lost_table)
         assert state["seq"] <= truth["seq"]
         row = next(r for r in state["seats"] if r["seat"] == player.seat)
         assert row["player"]["name"] == truth["seats"][player.seat], "still in their seat"
         if state["hand"] and row.get("has_cards"):
             assert len(row["cards"]) == 2, "their cards again"
         tasks.append(asyncio.ensure_future(player.play()))
-    seen = {id(p): p.acted_seen for p in players}
+    seen = {id(p): p.acted_seen for p in everyone}
     await until(
-        lambda: all(p.acted_seen > seen[id(p)] for p in players), timeout=90, what="everyone plays on"
+        lambda: all(p.acted_seen > seen[id(p)] for p in everyone), timeout=90, what="everyone plays on"
     )
     await until(
         lambda: _hand_status(hand) == Hand.Status.COMPLETE,
@@ -275,16 +300,17 @@ async def _kill_one_while_playing(room: Supervised, table_id: int, players: list
     )
     assert not any(p.closed.is_set() for p in survivors), "the other process's players were never dropped"
 
-    # the supervisor started another web process, which takes connections too
+    # the supervisor started another web process in its place, which serves its tables' new connections again
     await until(
         lambda: len(room.web_pids()) == 2 and victim not in room.web_pids(),
         timeout=90,
         what="a new web process",
     )
-    pids_now = room.web_pids()
-    served_by = await spectators_served_by(room.port, table_id, pids_now, 20)
-    assert set(served_by) == set(pids_now), served_by
-    for player in players:
+    successor = next(pid for pid in room.web_pids() if pid != survivor)
+    assert web_index(successor) == victim_index
+    served_by = await spectators_served_by(room.port, lost_table, room.web_pids(), 5)
+    assert set(served_by) == {successor}, served_by
+    for player in everyone:
         await player.client.__aexit__()
     await asyncio.wait(tasks, timeout=30)
 
