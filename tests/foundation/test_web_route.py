@@ -102,3 +102,14 @@ def test_an_inbox_takes_only_one_socket_with_each_message():
     finally:
         for sock in (inbox, sender, a, b):
             sock.close()
+
+
+def test_the_supervisor_numbers_its_web_processes_unless_routing_is_off():
+    from pokerroom.supervisor import WebPort, web_env
+
+    port = WebPort("127.0.0.1", 8123)
+    second = Router.from_env(web_env({}, port, index=2, count=3))
+    assert (second.index, second.count) == (2, 3)
+    assert second.name == Router.from_env(web_env({}, port, index=1, count=3)).name, "one room, one name"
+    assert Router.from_env(web_env({}, port, index=1, count=1)) is None, "alone: nothing to route"
+    assert Router.from_env(web_env({"ROOM_WEB_ROUTING": "0"}, port, index=2, count=3)) is None
