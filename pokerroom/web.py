@@ -18,6 +18,7 @@ from __future__ import annotations
 import os
 import socket
 import sys
+import time
 
 import daphne.server
 from daphne.cli import CommandLineInterface  # installs Twisted's asyncio reactor: before anything else
@@ -31,6 +32,8 @@ from pokerroom import web_route
 
 LISTEN_BACKLOG = 1024
 FIRST_LINE_SECONDS = 10.0  # a connection that has not sent its request's first line by then is served here
+HAND_RETRY_SECONDS = 0.005  # a socket for an owner whose queue is full is sent again after this
+HAND_BUSY_SECONDS = 2.0  # and served here if that queue is still full after this
 INBOX_READS = 64  # handed sockets taken at one wake-up, at most (then the reactor's other work)
 
 
@@ -47,7 +50,7 @@ class _FirstLine(Protocol):
     def __init__(self, factory: RoutingHTTPFactory, addr) -> None:
         self.factory, self.addr = factory, addr
         self.head = b""
-        self.timer = None
+        self.timer = self.retry = None
 
     def connectionMade(self) -> None:  # noqa: N802 (Twisted's name)
         self.timer = reactor.callLater(FIRST_LINE_SECONDS, self.serve_here)
@@ -59,16 +62,28 @@ class _FirstLine(Protocol):
         router = self.factory.router
         owner = router.owner(self.head) if router is not None else None
         if owner is not None and len(self.head) <= web_route.HANDOFF_MAX:
-            transport = self.transport
-            transport.stopReading()
-            if router.hand(transport.fileno(), self.head, owner):
-                self._timer_cancel()
-                # the connection lives on in the owner: close this process's copy only, no shutdown
-                transport._shouldShutdown = False
-                transport.loseConnection()
-                return
-            transport.startReading()
+            self._timer_cancel()
+            self.transport.stopReading()  # what the client sends next stays in the socket, for the owner
+            self.hand(owner, until=time.monotonic() + HAND_BUSY_SECONDS)
+            return
         self.serve_here()
+
+    def hand(self, owner: int, *, until: float) -> None:
+        """Send the connection to the process that serves its table; while that one's queue is full, again
+        a moment later; if it is not running, or still full at `until`, serve it here."""
+        self.retry = None
+        router, transport = self.factory.router, self.transport
+        outcome = router.hand(transport.fileno(), self.head, owner)
+        if outcome == web_route.HANDED:
+            # the connection lives on in the owner: close this process's copy only, no shutdown
+            transport._shouldShutdown = False
+            transport.loseConnection()
+        elif outcome == web_route.BUSY and time.monotonic() < until:
+            self.retry = reactor.callLater(HAND_RETRY_SECONDS, self.hand, owner, until=until)
+        else:
+            router.keep()
+            transport.startReading()
+            self.serve_here()
 
     def serve_here(self) -> None:
         """daphne's HTTP protocol takes the connection over from here, with what was read."""
@@ -81,6 +96,8 @@ class _FirstLine(Protocol):
 
     def connectionLost(self, reason) -> None:  # noqa: N802
         self._timer_cancel()
+        if self.retry is not None and self.retry.active():
+            self.retry.cancel()
 
     def _timer_cancel(self) -> None:
         if self.timer is not None and self.timer.active():

@@ -9,9 +9,10 @@ could cross (docs/performance.md, the capacity curve). Here table `t` belongs to
 `/ws/tables/<t>/` and `t` belongs to another process, it sends that process the socket and the bytes read
 (a Unix datagram with SCM_RIGHTS, the Linux abstract address `route_address(name, index)`), and closes its own
 copy without shutting the connection down; the owner adopts the socket and reads the request from those bytes
-on. Pages, the lobby's socket and anything else stay where the kernel put them. When the owner cannot take it
-(not running, restarting, or its queue full) the process serves the connection itself: a dead process's
-tables are served by the others until it is back, as before.
+on. Pages, the lobby's socket and anything else stay where the kernel put them. When the owner's queue is
+full (a burst of new connections) the socket is sent again a few milliseconds later, for up to two seconds;
+when the owner is not running (or starting again) the process serves the connection itself: a dead
+process's tables are served by the others until it is back, as before.
 
 Each process binds its address once its application is loaded (with its port socket's listen), and takes
 sockets only from processes of the same user (SCM_CREDENTIALS).
@@ -34,6 +35,7 @@ REQUEST_LINE_MAX = 8192
 HANDOFF_MAX = 65536  # the most bytes read before the first line ends, sent with the socket
 _TABLE_PATH = re.compile(rb"^[A-Z]+ [^ ]*/ws/tables/(\d+)/")
 _CREDENTIALS = struct.Struct("3i")  # pid, uid, gid
+HANDED, BUSY, AWAY = "handed", "busy", "away"  # what became of a socket sent to its owner (Router.hand)
 
 
 def request_table(head: bytes) -> int | None:
@@ -92,9 +94,10 @@ class Router:
         owner = owner_of(table_id, self.count)
         return None if owner == self.index else owner
 
-    def hand(self, fd: int, head: bytes, owner: int) -> bool:
-        """Send the connected socket `fd` and the bytes read from it to web process `owner`; False (nothing
-        sent) when that process cannot take it now."""
+    def hand(self, fd: int, head: bytes, owner: int) -> str:
+        """Send the connected socket `fd` and the bytes read from it to web process `owner`: HANDED, or
+        nothing sent and BUSY (its queue is full: a burst of connections, try again in a moment) or AWAY (not
+        running, or starting again: serve it here)."""
         try:
             self.out.sendmsg(
                 [head],
@@ -102,11 +105,16 @@ class Router:
                 0,
                 route_address(self.name, owner),
             )
-        except OSError:  # not running or starting again (refused), its queue full (would block)
-            self.kept += 1
-            return False
+        except BlockingIOError:  # its queue holds net.unix.max_dgram_qlen sockets (10 by default)
+            return BUSY
+        except OSError:
+            return AWAY
         self.handed += 1
-        return True
+        return HANDED
+
+    def keep(self) -> None:
+        """A connection to another process's table served here after all."""
+        self.kept += 1
 
 
 def handed_receive(inbox: socket.socket) -> tuple[socket.socket, bytes] | None:

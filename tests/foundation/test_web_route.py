@@ -55,7 +55,7 @@ def test_a_connection_handed_to_its_owner_keeps_its_bytes_and_its_peer():
     try:
         head = b"GET /ws/tables/1/ HTTP/1.1\r\nHost: room\r\n\r\n"  # table 1: process 2's
         assert one.owner(head) == 2 and two.owner(head) is None
-        assert one.hand(server_end.fileno(), head, 2)
+        assert one.hand(server_end.fileno(), head, 2) == web_route.HANDED
         server_end.close()  # the first process's copy closed: the connection lives on in the second
         handed, read_before = handed_receive(inbox)
         assert read_before == head
@@ -66,7 +66,7 @@ def test_a_connection_handed_to_its_owner_keeps_its_bytes_and_its_peer():
         assert handed.recv(10) == b"more", "what the client sends next reaches the owner"
         handed.close()
         assert handed_receive(inbox) is None, "nothing else waits"
-        assert (one.handed, one.kept) == (1, 0)
+        assert one.handed == 1
     finally:
         client.close()
         inbox.close()
@@ -76,13 +76,37 @@ def test_a_connection_for_a_process_that_is_not_there_is_kept():
     one, _two = _routers()  # the second never binds its inbox: dead, or starting again
     client, server_end = socket.socketpair()
     try:
-        assert not one.hand(server_end.fileno(), b"GET /ws/tables/1/ HTTP/1.1\r\n", 2)
-        assert (one.handed, one.kept) == (0, 1)
+        assert one.hand(server_end.fileno(), b"GET /ws/tables/1/ HTTP/1.1\r\n", 2) == web_route.AWAY
+        assert one.handed == 0
         server_end.sendall(b"still here")
         assert client.recv(20) == b"still here", "the connection is untouched, served where it is"
     finally:
         client.close()
         server_end.close()
+
+
+def test_an_owner_whose_queue_is_full_is_told_apart_from_one_that_is_away():
+    """A burst of new connections fills the owner's queue (net.unix.max_dgram_qlen): the sender is told BUSY,
+    to send again in a moment, and the socket sent once the owner has taken what waits."""
+    one, two = _routers()
+    inbox = two.inbox()
+    pairs = [socket.socketpair() for _ in range(300)]
+    try:
+        head = b"GET /ws/tables/1/ HTTP/1.1\r\n"
+        outcomes = [one.hand(server_end.fileno(), head, 2) for _client, server_end in pairs]
+        assert outcomes[0] == web_route.HANDED and outcomes[-1] == web_route.BUSY, outcomes
+        taken = []
+        while (got := handed_receive(inbox)) is not None:
+            taken.append(got[0])
+        assert len(taken) == outcomes.count(web_route.HANDED)
+        assert one.hand(pairs[-1][1].fileno(), head, 2) == web_route.HANDED, "room again: sent"
+        for sock in taken:
+            sock.close()
+    finally:
+        inbox.close()
+        for client, server_end in pairs:
+            client.close()
+            server_end.close()
 
 
 def test_an_inbox_takes_only_one_socket_with_each_message():
