@@ -15,13 +15,14 @@ new connection's first request line is read here, and one to another process's t
 
 from __future__ import annotations
 
+import logging
 import os
 import socket
 import sys
 import time
 
-import daphne.server
-from daphne.cli import CommandLineInterface  # installs Twisted's asyncio reactor: before anything else
+import daphne.server  # installs Twisted's asyncio reactor: before anything of Twisted's
+from daphne.cli import CommandLineInterface
 from daphne.http_protocol import HTTPFactory
 from twisted.internet import reactor
 from twisted.internet.interfaces import IReadDescriptor
@@ -29,6 +30,8 @@ from twisted.internet.protocol import Protocol
 from zope.interface import implementer
 
 from pokerroom import web_route
+
+logger = logging.getLogger(__name__)
 
 LISTEN_BACKLOG = 1024
 FIRST_LINE_SECONDS = 10.0  # a connection that has not sent its request's first line by then is served here
@@ -81,7 +84,8 @@ class _FirstLine(Protocol):
         elif outcome == web_route.BUSY and time.monotonic() < until:
             self.retry = reactor.callLater(HAND_RETRY_SECONDS, self.hand, owner, until=until)
         else:
-            router.keep()
+            if outcome == web_route.BUSY:
+                logger.warning("web process %d stayed busy: a connection to its table served here", owner)
             transport.startReading()
             self.serve_here()
 

@@ -62,7 +62,7 @@ class Router:
         self.name, self.index, self.count = name, index, count
         self.out = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
         self.out.setblocking(False)
-        self.handed = self.kept = 0  # connections sent to their owner, and kept here though another's
+        self.handed = 0  # connections sent to their owner
 
     @classmethod
     def from_env(cls, environ) -> Router | None:
@@ -111,10 +111,6 @@ class Router:
             return AWAY
         self.handed += 1
         return HANDED
-
-    def keep(self) -> None:
-        """A connection to another process's table served here after all."""
-        self.kept += 1
 
 
 def handed_receive(inbox: socket.socket) -> tuple[socket.socket, bytes] | None:
