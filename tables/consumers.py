@@ -82,6 +82,26 @@ def _table_turn(table_id: int) -> asyncio.Lock:
     return lock
 
 
+_settlements: set[asyncio.Task] = set()  # held until done: the loop keeps only weak references to tasks
+
+
+def _settle_soon(table_id: int) -> None:
+    """Settle the hand an action just ended and told (services.hand_settle) on the room's database threads, in
+    the table's turn, without the player's connection waiting for it: its own frame goes out meanwhile. A
+    settlement that fails here is logged; the next change of the table, or the workers' sweep, makes it."""
+
+    async def settle() -> None:
+        try:
+            async with _table_turn(table_id):
+                await db_call(services.hand_settle)(table_id=table_id)
+        except Exception:  # noqa: BLE001 - logged; the sweep settles the table
+            logger.exception("the settlement of the last hand at table %s failed", table_id)
+
+    task = asyncio.get_running_loop().create_task(settle())
+    _settlements.add(task)
+    task.add_done_callback(_settlements.discard)
+
+
 _card_loads: dict[tuple[int, int, int], asyncio.Future] = {}
 
 
@@ -722,7 +742,9 @@ class TableConsumer(RoomConsumer):
             return
         try:
             async with _table_turn(self.table_id):
-                await db_call(self.dispatch_message)(message)
+                to_settle = await db_call(self.dispatch_message)(message)
+            if to_settle is not None:  # the action ended a hand: settled after the player has the answer
+                _settle_soon(to_settle)
         except services.TableError as refused:
             await self.send_error(refused.code, refused.message)
         except Exception as refused:  # noqa: BLE001 - a domain error of the cashier, say; never a crash
@@ -735,21 +757,23 @@ class TableConsumer(RoomConsumer):
         with translation.override(self.language):
             return translation.gettext(text)
 
-    def dispatch_message(self, message) -> None:
+    def dispatch_message(self, message) -> int | None:
+        """Carry out the message; the id of a table whose hand the action ended and left to settle, or None."""
         with translation.override(self.language):
-            self.dispatch_in_language(message)
+            return self.dispatch_in_language(message)
 
-    def dispatch_in_language(self, message) -> None:
+    def dispatch_in_language(self, message) -> int | None:
         table_id, user = self.table_id, self.user
         match message:
             case protocol.Act():
-                services.table_act(
+                return services.table_act(
                     table_id=table_id,
                     user=user,
                     hand_id=message.hand_id,
                     action_no=message.action_no,
                     action=message.action,
                     amount=message.amount,
+                    settle_later=True,
                 )
             case protocol.Join():
                 services.seat_take(

@@ -219,6 +219,15 @@ class Table(models.Model):
         default=0, editable=False, help_text="number of the last message the table sent"
     )
     hands_dealt = models.PositiveIntegerField(default=0, editable=False)
+    settling_hand = models.ForeignKey(
+        "Hand",
+        null=True,
+        blank=True,
+        editable=False,
+        on_delete=models.PROTECT,
+        related_name="+",
+        help_text="the hand the last action ended, told to the players and not settled yet (moments)",
+    )
     positions = models.JSONField(
         null=True,
         blank=True,
@@ -483,6 +492,7 @@ class Hand(models.Model):
 
     class Status(models.TextChoices):
         RUNNING = "running", _("In play")
+        SETTLING = "settling", _("Ended, being settled")
         COMPLETE = "complete", _("Complete")
         CANCELLED = "cancelled", _("Cancelled, bets returned")
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import logging
+from contextlib import nullcontext
 from dataclasses import dataclass, replace
 from datetime import timedelta
 
@@ -76,9 +77,12 @@ def table_lock(*, table_id: int, with_rake_schedule: bool = False) -> Table:
     if with_rake_schedule:
         tables = tables.select_related("rake_schedule")
     try:
-        return tables.get(pk=table_id)
+        table = tables.get(pk=table_id)
     except Table.DoesNotExist:
         raise TableError("no_table", _("This table does not exist.")) from None
+    if table.settling_hand_id is not None:  # whatever comes next finds the last hand settled
+        _hand_settle(table=table)
+    return table
 
 
 # --- seats ---------------------------------------------------------------------------------------
@@ -561,9 +565,23 @@ class _Acted:
     row_changes: dict  # the seat's clock bookkeeping: timeouts in a row cleared, a time bank's rest
 
 
-def table_act(*, table_id: int, user, hand_id: int, action_no: int, action: str, amount: int | None) -> None:
+def table_act(
+    *,
+    table_id: int,
+    user,
+    hand_id: int,
+    action_no: int,
+    action: str,
+    amount: int | None,
+    settle_later: bool = False,
+) -> int | None:
     """A player's action in the hand. Refused with a TableError (nothing changed) when it answers another
     decision than the one the hand waits for, or when the engine finds it illegal.
+
+    An action that ends a hand at a cash table is told first and settled after (`_act_write_end`, then
+    `hand_settle`): with `settle_later` the settlement is left to the caller, who gets the table's id to pass
+    to `hand_settle` once the player has their answer (a web process does it a moment later); else it is
+    done here before returning None. Whatever locks the table first settles it in any case (`table_lock`).
 
     One path: the table's view (held by this process between two actions, or read without a lock), one
     judgement of the action against it (`_act_judge`, which writes nothing), and one write that checks the
@@ -584,17 +602,31 @@ def table_act(*, table_id: int, user, hand_id: int, action_no: int, action: str,
                     held.keep(view)  # unchanged, and still the table: the refusal stands
                     raise
             if acted is not None and _act_write(acted):
-                return
+                return _settle_after(acted, later=settle_later)
     with transaction.atomic():
         table = table_lock(table_id=table_id)
         view = _view_locked(table=table)
         if view is None:  # no hand running: the uncontested winner of the last one may still show
             if action in ("show", "muck"):
                 _winner_choice(table=table, user=user, hand_id=hand_id, action_no=action_no, action=action)
-                return
+                return None
             raise TableError("stale", _("That hand is over."))
-        if not _act_write(_act_judge(view=view, **ask), locked=table):
+        acted = _act_judge(view=view, **ask)
+        if not _act_write(acted, locked=table):
             raise RuntimeError(f"table {table_id}: an action under the table's lock missed its seq")
+    return _settle_after(acted, later=settle_later)
+
+
+def _settle_after(acted: _Acted, *, later: bool) -> int | None:
+    """After a written action: settle the hand it ended and told (`_act_write_end`) now, or, `later`, return
+    the table's id for the caller to settle it (`hand_settle`). None when there is nothing to settle."""
+    table = acted.view.table
+    if not acted.state.is_over or table.is_tournament:
+        return None
+    if later:
+        return table.id
+    hand_settle(table_id=table.id)
+    return None
 
 
 def _act_judge(
@@ -634,27 +666,59 @@ def _act_write(acted: _Acted, *, locked: Table | None = None) -> bool:
     hand and the engine's state are changed: unless written, whoever needs them next rebuilds them from the
     log (neither goes back to this process's store). What follows is carried out after commit (or at once,
     when the one statement is all there is)."""
+    if acted.state.is_over and not acted.view.table.is_tournament:
+        return _act_write_end(acted, locked=locked)
     if acted.state.is_over or acted.row_changes:
         return _act_write_transaction(acted, locked=locked)
     return _act_write_statement(acted)
 
 
-# One statement: lock the table if its seq is still the view's, write the hand's new log and clock, move the seq
-# on by the messages it sends; no row back if the view was old (nothing written then).
-_ACT_WRITE_SQL = f"""
+# One statement: lock the table if its seq is still the view's, write the hand's row (its new log and clock; at
+# its end its result too, and the status `settling`), move the seq on by the messages the change sends and, at
+# the hand's end, mark the hand to settle on the table; no row back if the view was old (nothing written then).
+_HAND_WRITE_SQL = f"""
 WITH locked AS (
     SELECT id FROM {Table._meta.db_table} WHERE id = %(table)s AND seq = %(seq)s FOR UPDATE
 ), written AS (
     UPDATE {Hand._meta.db_table}
     SET actions = %(actions)s::jsonb, to_act = %(to_act)s, deadline = %(deadline)s, time_bank_used = false,
-        players_saw_flop = %(saw_flop)s
+        players_saw_flop = %(saw_flop)s, status = %(status)s, pot_total = %(pot_total)s,
+        ended_at = %(ended_at)s, result = %(result)s::jsonb
     WHERE id = %(hand)s AND status = 'running' AND table_id IN (SELECT id FROM locked)
     RETURNING table_id
 )
-UPDATE {Table._meta.db_table} SET seq = %(seq)s + %(count)s
+UPDATE {Table._meta.db_table} SET seq = %(seq)s + %(count)s, settling_hand_id = %(settling)s
 WHERE id IN (SELECT table_id FROM written)
 RETURNING seq
 """
+
+
+def _hand_write(*, view: held.TableView, count: int) -> int | None:
+    """The one statement of `_HAND_WRITE_SQL` for the view's hand as it is now (not saved yet), taking `count`
+    seqs; the table's new seq, or None if the view was no longer the table (nothing written)."""
+    hand = view.hand
+    settling = hand.status == Hand.Status.SETTLING
+    with connection.cursor() as cursor:
+        cursor.execute(
+            _HAND_WRITE_SQL,
+            {
+                "table": view.table.id,
+                "seq": view.seq,
+                "actions": json.dumps(hand.actions),
+                "to_act": hand.to_act,
+                "deadline": hand.deadline,
+                "saw_flop": hand.players_saw_flop,
+                "status": hand.status,
+                "pot_total": hand.pot_total,
+                "ended_at": hand.ended_at,
+                "result": json.dumps(hand.result) if hand.result is not None else None,
+                "hand": hand.id,
+                "count": count,
+                "settling": hand.id if settling else None,
+            },
+        )
+        written = cursor.fetchone()
+    return None if written is None else written[0]
 
 
 def _act_write_statement(acted: _Acted) -> bool:
@@ -665,33 +729,17 @@ def _act_write_statement(acted: _Acted) -> bool:
     public = _hand_moved_on(table=table, hand=hand, state=state, events=acted.events)
     snapshot = table_snapshot(table=table, hand=hand, state=state, seats=view.seats, stacks=view.stacks)
     count = len(public) + 1
-    with connection.cursor() as cursor:
-        cursor.execute(
-            _ACT_WRITE_SQL,
-            {
-                "table": table.id,
-                "seq": view.seq,
-                "actions": json.dumps(hand.actions),
-                "to_act": hand.to_act,
-                "deadline": hand.deadline,
-                "saw_flop": hand.players_saw_flop,
-                "hand": hand.id,
-                "count": count,
-            },
-        )
-        written = cursor.fetchone()
+    written = _hand_write(view=view, count=count)
     if written is None:
         return False
-    view.seq = written[0]
+    view.seq = written
     transaction.on_commit(lambda: (_remember(hand.id, state), held.keep(view)))
     effects.publish_numbered(
         table_id=table.id,
-        first_seq=written[0] - count + 1,
+        first_seq=written - count + 1,
         events=public,
         snapshot=snapshot,
-        follow=held.follow_of(
-            table_id=table.id, hand=hand, seq_before=written[0] - count, seq_after=written[0]
-        ),
+        follow=held.follow_of(table_id=table.id, hand=hand, seq_before=written - count, seq_after=written),
     )
     if _bot_to_act(hand=hand, state=state):
         effects.bot_later(hand.id, hand.action_no, delay=BOT_THINK_SECONDS)
@@ -719,6 +767,126 @@ def _act_write_transaction(acted: _Acted, *, locked: Table | None) -> bool:
             kept = held.TableView(seq=seq, table=table, hand=hand, seats=view.seats, stacks=view.stacks)
             transaction.on_commit(lambda: held.keep(kept))
     return True
+
+
+def _act_write_end(acted: _Acted, *, locked: Table | None) -> bool:
+    """An action that ends a hand at a cash table, the first half of the hand's end: the hand's row with its
+    result and the status `settling`, the table marked to settle it, and the players told how it ended (its
+    events, then the table with each stack as it was plus the seat's net result), in the one statement of a
+    move in the middle of a hand (in a transaction with the seat's clock bookkeeping when that changes too).
+    No money moves here and no seat changes: `hand_settle` (or whatever locks the table first) makes the
+    settlement's transfer and carries out what players asked for during the hand, off the player's path."""
+    view, state, hand, table = acted.view, acted.state, acted.view.hand, acted.view.table
+    stacks = _stacks_settled(view.stacks, net=_seat_nets(hand=hand, state=state))
+    if stacks is None:  # a seat of the hand has no stack in the view: the whole end in one transaction
+        return _act_write_transaction(acted, locked=locked)
+    with transaction.atomic(savepoint=False) if acted.row_changes else nullcontext():
+        if acted.row_changes:  # under the lock, taken only if the seq is still the view's
+            if locked is None and not (
+                Table.objects.select_for_update().filter(pk=table.id, seq=view.seq).exists()
+            ):
+                return False
+            Seat.objects.filter(pk=acted.row.pk).update(**acted.row_changes)
+            for field, value in acted.row_changes.items():  # before the snapshot, which shows the time bank
+                setattr(acted.row, field, value)
+        hand.actions = [*hand.actions, acted.move.as_dict()]
+        public = _hand_moved_on(table=table, hand=hand, state=state, events=acted.events)
+        _hand_ended(hand=hand, state=state, status=Hand.Status.SETTLING)
+        for event in public:
+            if event["event"] == "hand_ended":
+                event.update(presenters.hand_summary(hand=hand))
+        shown = state.winner_may_show is not None  # the uncontested winner may still show
+        snapshot = table_snapshot(
+            table=table,
+            hand=hand if shown else None,
+            state=state if shown else None,
+            seats=view.seats,
+            stacks=stacks,
+        )
+        count = len(public) + 1
+        written = _hand_write(view=view, count=count)
+        if written is None:
+            if acted.row_changes:
+                raise RuntimeError(f"table {table.id}: a hand's end under the table's lock missed its seq")
+            return False
+    kept = (written, view.seats, stacks)
+    transaction.on_commit(lambda: (_remember(hand.id, state), _settling.__setitem__(table.id, kept)))
+    effects.publish_numbered(
+        table_id=table.id, first_seq=written - count + 1, events=public, snapshot=snapshot
+    )
+    return True
+
+
+# Table id -> (seq, seats, stacks after the settlement) of a hand's end this process wrote and told, for its
+# settlement to take instead of reading them again while the table's seq is still that one.
+_settling: dict[int, tuple[int, list[Seat], dict[int, int]]] = {}
+
+
+def hand_settle(*, table_id: int) -> bool:
+    """The second half of a hand's end (the first: `_act_write_end`), in its own transaction under the
+    table's lock: the settlement's one ledger transfer, the hand complete, what players asked for during it
+    carried out (leave, sit out, cash-outs, bots buying back), the table told again and the next deal asked
+    for. Returns whether there was a hand to settle: none when whoever locked the table first settled it."""
+    with transaction.atomic():
+        table = (
+            Table.objects.select_for_update(of=("self",))
+            .select_related("settling_hand")
+            .filter(pk=table_id)
+            .first()
+        )
+        if table is None or table.settling_hand is None:
+            return False
+        _hand_settle(table=table, hand=table.settling_hand)
+        return True
+
+
+# The settled hand complete and the table's mark taken off, in one statement.
+_HAND_SETTLED_SQL = f"""
+WITH settled AS (
+    UPDATE {Hand._meta.db_table} SET status = 'complete' WHERE id = %(hand)s AND status = 'settling'
+)
+UPDATE {Table._meta.db_table} SET settling_hand_id = NULL WHERE id = %(table)s
+"""
+
+
+def _hand_settle(*, table: Table, hand: Hand | None = None) -> None:
+    """Settle the hand the table is marked to settle (see `hand_settle`; `hand`: that hand, when the caller
+    read it with the table); the caller holds the table's lock."""
+    if hand is None:
+        hand = Hand.objects.get(pk=table.settling_hand_id)
+    state = hand_engine(hand=hand, table=table)
+    kept = _settling.pop(table.id, None)
+    seats, stacks = (kept[1], kept[2]) if kept is not None and kept[0] == table.seq else (None, None)
+    _hand_store_settle(table=table, hand=hand, state=state)
+    with connection.cursor() as cursor:
+        cursor.execute(_HAND_SETTLED_SQL, {"hand": hand.id, "table": table.id})
+    hand.status = Hand.Status.COMPLETE
+    table.settling_hand = None
+    seats, stacks, events = _seats_after_hand(table=table, seats=seats, stacks=stacks)
+    shown = state.winner_may_show is not None
+    transaction.on_commit(lambda: _remember(hand.id, state))
+    table.seq = effects.publish(
+        table_id=table.id,
+        events=events,
+        table=table,
+        hand=hand if shown else None,
+        state=state if shown else None,
+        seats=seats,
+        stacks=stacks,
+    )
+    effects.lobby_changed()
+    effects.deal_later(table.id, delay=DEAL_PAUSE_SECONDS)
+
+
+def tables_unsettled(*, grace_seconds: float = 2.0) -> list[int]:
+    """Tables whose last hand was told ended more than `grace_seconds` ago and is not settled yet (the web
+    process that was to settle it stopped first): for the sweep, which settles them."""
+    cutoff = timezone.now() - timedelta(seconds=grace_seconds)
+    return list(
+        Table.objects.filter(settling_hand__isnull=False, settling_hand__ended_at__lt=cutoff).values_list(
+            "id", flat=True
+        )
+    )
 
 
 def _view_current(view: held.TableView) -> bool:
@@ -907,31 +1075,8 @@ def _hand_finish(
     or a view whose seq the lock checked: every change of a seat or of a seat's chips moves the seq on), are
     not read again: at a cash table the stacks after the hand are those plus each seat's net result, the
     amounts the settlement's one transfer moves."""
-    from tables.chips import store_for
-
-    settlement = state.settlement
-    start = {int(k): v for k, v in hand.config["stacks"].items()}
-    final = dict(settlement.finishing_stacks)
-    sessions = {number: hand.players[str(number)]["session"] for number in start}
-    deltas = {sessions[number]: final[number] - start[number] for number in start}
-    # What each seat put into the pots, uncalled bets excluded: what it won back less its net change.
-    put_in = {sessions[number]: settlement.won.get(number, 0) - deltas[sessions[number]] for number in start}
-    store_for(table).settle(
-        table=table, hand_ref=f"hand:{hand.id}", deltas=deltas, put_in=put_in, rake=settlement.rake
-    )
-    hand.status = Hand.Status.COMPLETE
-    hand.pot_total = sum(pot.amount for pot in settlement.pots)
-    hand.to_act = None
-    hand.deadline = None
-    hand.ended_at = timezone.now()
-    hand.result = {
-        **settlement.as_dict(),
-        "board": state.board,
-        "boards": state.boards,
-        "shown": {str(seat + 1): cards for seat, cards in state.shown_cards().items()},
-        "public_positions": state.public_positions(),
-        "hole_positions": {str(seat): list(positions) for seat, positions in state.deck_map.hole.items()},
-    }
+    _hand_store_settle(table=table, hand=hand, state=state)
+    _hand_ended(hand=hand, state=state, status=Hand.Status.COMPLETE)
     hand.save(
         update_fields=[
             "status",
@@ -947,10 +1092,53 @@ def _hand_finish(
     )
     after = None
     if seats is not None and stacks is not None and not table.is_tournament:
-        after = _stacks_settled(stacks, net={number + 1: final[number] - start[number] for number in start})
+        after = _stacks_settled(stacks, net=_seat_nets(hand=hand, state=state))
     if after is None:
         return _seats_after_hand(table=table)
     return _seats_after_hand(table=table, seats=seats, stacks=after)
+
+
+def _hand_ended(*, hand: Hand, state: EngineHand, status: str) -> None:
+    """The finished hand's row as it is once over, not saved: `status`, the pots, its end and its result."""
+    settlement = state.settlement
+    hand.status = status
+    hand.pot_total = sum(pot.amount for pot in settlement.pots)
+    hand.to_act = None
+    hand.deadline = None
+    hand.time_bank_used = False
+    hand.ended_at = timezone.now()
+    hand.result = {
+        **settlement.as_dict(),
+        "board": state.board,
+        "boards": state.boards,
+        "shown": {str(seat + 1): cards for seat, cards in state.shown_cards().items()},
+        "public_positions": state.public_positions(),
+        "hole_positions": {str(seat): list(positions) for seat, positions in state.deck_map.hole.items()},
+    }
+
+
+def _seat_nets(*, hand: Hand, state: EngineHand) -> dict[int, int]:
+    """Seat number -> what the finished hand won or lost each seat dealt in, rake taken."""
+    start = hand.config["stacks"]
+    return {
+        int(seat) + 1: state.settlement.finishing_stacks[int(seat)] - chips for seat, chips in start.items()
+    }
+
+
+def _hand_store_settle(*, table: Table, hand: Hand, state: EngineHand) -> None:
+    """The finished hand's settlement to the table's chip store (at a cash table one ledger transfer, keyed by
+    the hand so that it is never made twice): each seat's net change and what it put into the pots."""
+    from tables.chips import store_for
+
+    settlement = state.settlement
+    sessions = {int(seat): dealt["session"] for seat, dealt in hand.players.items()}
+    nets = _seat_nets(hand=hand, state=state)
+    deltas = {sessions[number - 1]: net for number, net in nets.items()}
+    # What each seat put into the pots, uncalled bets excluded: what it won back less its net change.
+    put_in = {sessions[number - 1]: settlement.won.get(number - 1, 0) - net for number, net in nets.items()}
+    store_for(table).settle(
+        table=table, hand_ref=f"hand:{hand.id}", deltas=deltas, put_in=put_in, rake=settlement.rake
+    )
 
 
 def _stacks_settled(stacks: dict[int, int], *, net: dict[int, int]) -> dict[int, int] | None:
@@ -1053,9 +1241,11 @@ def hand_timeout(*, hand_id: int, action_no: int) -> bool:
         changes = {**acted.row_changes, "timeouts_in_row": timeouts}
         if timeouts >= TIMEOUTS_BEFORE_SIT_OUT and not table.is_tournament:
             changes["sit_out_next"] = True
-        if not _act_write(replace(acted, row_changes=changes), locked=table):
+        acted = replace(acted, row_changes=changes)
+        if not _act_write(acted, locked=table):
             raise RuntimeError(f"table {table.id}: a timeout under the table's lock missed its seq")
-        return True
+    _settle_after(acted, later=False)
+    return True
 
 
 def hands_overdue(*, grace_seconds: float = 2.0) -> list[tuple[int, int]]:
@@ -1118,7 +1308,8 @@ def bot_act(*, hand_id: int, action_no: int) -> bool:
         )
         if not _act_write(acted, locked=table):
             raise RuntimeError(f"table {table.id}: a bot's move under the table's lock missed its seq")
-        return True
+    _settle_after(acted, later=False)
+    return True
 
 
 def bots_seat(*, table_id: int, count: int = BOTS_PER_TABLE) -> int:

@@ -42,10 +42,18 @@ def bot_act_task(hand_id: int, action_no: int) -> bool:
 
 @shared_task
 def tables_sweep() -> dict:
-    """Every few seconds (beat): act on decisions whose timer was lost with a worker, deal at idle tables, free
+    """Every few seconds (beat): settle the hands whose settlement was lost with a web process, act on decisions
+    whose timer was lost with a worker, deal at idle tables, free
     the seats of players past the tables' limits, move waiting lists on, bring house bots back.
     One table's failure is logged and never keeps the sweep from the others."""
     failed = 0
+    unsettled = services.tables_unsettled()
+    for table_id in unsettled:
+        try:
+            services.hand_settle(table_id=table_id)
+        except Exception:  # noqa: BLE001 - logged with its traceback; the other tables go on
+            log.exception("sweep: the settlement at table %s failed", table_id)
+            failed += 1
     overdue = services.hands_overdue()
     for hand_id, action_no in overdue:
         try:
@@ -66,6 +74,7 @@ def tables_sweep() -> dict:
     offers_ended = services.waiting_offers_expire()
     bots_back = services.tables_bots_return()
     return {
+        "unsettled": len(unsettled),
         "overdue": len(overdue),
         "idle": len(idle),
         "failed": failed,

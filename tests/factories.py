@@ -8,6 +8,7 @@ tests/tables/wsclient.py (a player's WebSocket), tests/engine/engine_helpers.py 
 from __future__ import annotations
 
 import itertools
+import time
 import uuid
 from collections.abc import Callable
 from datetime import timedelta
@@ -154,11 +155,30 @@ def sit_now(table, user, seat, buy_in):
     return sit(table, user, seat, buy_in=buy_in, post="now")
 
 
-def act(table, user, action, amount=None):
+def act(table, user, action, amount=None, *, settle_later=False):
     hand = Hand.objects.get(table=table, status="running")
-    services.table_act(
-        table_id=table.id, user=user, hand_id=hand.id, action_no=hand.action_no, action=action, amount=amount
+    return services.table_act(
+        table_id=table.id,
+        user=user,
+        hand_id=hand.id,
+        action_no=hand.action_no,
+        action=action,
+        amount=amount,
+        settle_later=settle_later,
     )
+
+
+def hand_settled(hand_id: int, *, timeout: float = 10.0) -> Hand:
+    """Hand `hand_id` once settled. A hand whose end a player was told over a socket is settled a moment after
+    (tables.services.hand_settle, once the player has the answer): its ledger transfer and its place in the
+    histories come then."""
+    deadline = time.monotonic() + timeout
+    while True:
+        hand = Hand.objects.get(pk=hand_id)
+        if hand.status in (Hand.Status.COMPLETE, Hand.Status.CANCELLED):
+            return hand
+        assert time.monotonic() < deadline, f"hand {hand_id} still {hand.status} after {timeout} s"
+        time.sleep(0.05)
 
 
 def to_act_user(table, players):
@@ -208,14 +228,15 @@ def play_out(table, players, hand, *, choose: Callable = lambda user, legal: pas
         act(table, user, choose(user, legal))
 
 
-def play_out_counting(table, hand, players) -> list:
-    """Check or call to the end of the hand; returns the statements of the action that ended it."""
+def play_out_counting(table, hand, players, *, settle_later=False) -> list:
+    """Check or call to the end of the hand; returns the statements of the action that ended it (its
+    settlement left to the caller, as a web process leaves it, with `settle_later`)."""
     while True:
         hand.refresh_from_db()
         legal = legal_now(table, hand)
         user = to_act_user(table, players)
         with CaptureQueriesContext(connection) as captured:
-            act(table, user, "check" if "check" in legal else "call")
+            act(table, user, "check" if "check" in legal else "call", settle_later=settle_later)
         hand.refresh_from_db()
         if hand.status != "running":
             return captured.captured_queries[1:]  # less the read `act` makes itself

@@ -197,7 +197,7 @@ def shot(page, name: str) -> None:
 
 def play_out_in_browser(page, hand_id: int) -> None:
     """Play the page's player through hand `hand_id` against whoever else sits (house bots): check when free,
-    else call; returns once the hand is in the page's Last hands."""
+    else call; returns once the hand is in the page's Last hands and settled."""
     entry = page.locator(f'#hand-history li[data-hand="{hand_id}"]')
     for _ in range(60):
         if entry.count():
@@ -212,6 +212,9 @@ def play_out_in_browser(page, hand_id: int) -> None:
             page.locator(f'#action-bar [data-action="{choice}"]').click()
         page.wait_for_timeout(300)
     entry.wait_for(timeout=30_000)
+    from tests.factories import hand_settled  # Django's models: loaded once the tests' settings are
+
+    hand_settled(hand_id)
 
 
 def visible_actions(page) -> set[str]:

@@ -12,7 +12,7 @@ from cashier.models import SeatSession
 from cashier.selectors import wallet_balances
 from tables.models import Hand, Seat
 from tables.selectors import seat_stacks
-from tests.factories import table_create
+from tests.factories import hand_settled, table_create
 from tests.live import DESKTOP, PHONE, needs_chromium, shot, sign_up, sit_down, visible_actions
 
 pytestmark = [pytest.mark.live, pytest.mark.browser, pytest.mark.django_db(transaction=True), needs_chromium]
@@ -150,7 +150,7 @@ def test_the_table_fits_both_windows_and_the_showdown_is_drawn_at_the_seats(live
     # The end of the hand, at the seats: cards shown with the hand's name, the winners and what each won, each
     # pot's gross, rake and net; held until the next deal.
     ended = time.monotonic()
-    hand = Hand.objects.filter(table=table, status="complete").order_by("-number").first()
+    hand = hand_settled(Hand.objects.filter(table=table).order_by("-number").values_list("id", flat=True)[0])
     shown = hand.result["shown"]
     won: dict[str, int] = {}
     for pot in hand.result["pots"]:

@@ -6,7 +6,7 @@ import re
 import pytest
 
 from tables.models import Hand
-from tests.factories import table_create
+from tests.factories import hand_settled, table_create
 from tests.live import ARTIFACTS, acting, needs_chromium, sign_up, sit_down, visible_actions
 
 pytestmark = [pytest.mark.live, pytest.mark.browser, pytest.mark.django_db(transaction=True), needs_chromium]
@@ -66,6 +66,7 @@ def test_two_players_play_a_hand_to_a_fold_and_one_to_a_showdown(live_room, brow
             page.locator(f'#action-bar [data-action="{choice}"]').click()
         page.wait_for_timeout(300)
     alice.wait_for_selector(hand_listed(table, 2), timeout=15_000)
+    hand_settled(Hand.objects.get(table=table, number=2).id)
     board = alice.locator("#board .card")
     assert board.count() == 5
     ARTIFACTS.mkdir(parents=True, exist_ok=True)

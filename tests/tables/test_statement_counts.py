@@ -16,23 +16,30 @@ from tests.factories import play_out_counting as _play_out
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def test_the_end_of_a_hand_settles_and_tells_it_in_eight_statements(players):
-    """The last action of a hand settles it (one ledger transfer), carries out the players' requests and
-    publishes the table: a fixed handful of statements whatever the number of players (it was 26 for three,
-    then 11 while the seats and stacks were read again after the settlement and the seat sessions before
-    their accounts were locked)."""
+def test_the_action_that_ends_a_hand_is_one_statement_and_its_settlement_eight_after(players):
+    """The last action of a hand tells how it ended in one statement, as any other action (what the player
+    waits for); its settlement after (one ledger transfer, the players' requests carried out, the table told
+    again) is a fixed handful of statements in a transaction of its own, whatever the number of players. It
+    was 26 for three, then 11, then 8, all on the player's path."""
     from cashier.selectors import ledger_check
 
     table, hand = three_handed(players)
     _play_out(table, hand, players)  # the table's first hand also opens its rake account
     Hand.objects.filter(pk=hand.pk).update(ended_at=hand.ended_at - timedelta(seconds=10))
     hand = services.hand_deal(table_id=table.id)
-    statements = [query["sql"] for query in _play_out(table, hand, players)]
+    statements = [query["sql"] for query in _play_out(table, hand, players, settle_later=True)]
+    assert len(statements) == 1, "\n".join(statements)
+    hand.refresh_from_db()
+    assert hand.status == "settling" and hand.result["pots"], "told ended, with its result, not settled"
+    with CaptureQueriesContext(connection) as captured:
+        assert services.hand_settle(table_id=table.id)
+    statements = [query["sql"] for query in captured.captured_queries]
     assert len(statements) <= 8, "\n".join(statements)
     assert statements[0] == "BEGIN" and statements[-1] == "COMMIT"
     assert not any("SAVEPOINT" in sql for sql in statements)
     hand.refresh_from_db()
     assert hand.status == "complete" and ledger_check().ok
+    assert not services.hand_settle(table_id=table.id), "settled once"
 
 
 def test_the_stacks_told_at_a_hands_end_are_the_ledgers_to_the_chip(players, monkeypatch):

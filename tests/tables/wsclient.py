@@ -112,7 +112,15 @@ def hand_ended(message) -> bool:
 async def play_hand(clients: dict, first: dict, decide) -> dict:
     """Play the hand of `first` (a state) to its end over the sockets: the client whose seat is to act gets its
     turn (a state with `legal`; the last one it read, or the next) and sends `decide(state)`; returns the
-    `hand_ended` event."""
+    `hand_ended` event, once the hand is settled (a moment after it is told)."""
+    ended = await _hand_played(clients, first, decide)
+    from tests.factories import hand_settled  # Django's models: loaded once the tests' settings are
+
+    await asyncio.to_thread(hand_settled, ended["hand_id"])
+    return ended
+
+
+async def _hand_played(clients: dict, first: dict, decide) -> dict:
     to_act, action_no = first["to_act"], first["hand"]["action_no"]
     while True:
         client = clients[to_act]
