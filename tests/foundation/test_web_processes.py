@@ -410,3 +410,35 @@ def test_one_web_process_per_core_unless_set():
 
     assert web_processes_count({}) == max(1, os.cpu_count() or 1)
     assert web_processes_count({"ROOM_WEB_PROCESSES": " 3 "}) == 3
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_burst_of_connections_to_one_table_all_reach_its_owner(room_env):
+    """Sixty spectators open the same table at once: about half land on the process that does not own it and
+    are handed over in a burst, more than the owner's queue of sockets holds (10, net.unix.max_dgram_qlen), so
+    some are sent again a few milliseconds later. Every one is answered, by the owner."""
+    table = Table.objects.create(name="Burst", small_blind=1, big_blind=2)
+    room = Supervised(room_env, web=2)
+    try:
+        room.wait_open()
+        pids = room.web_pids()
+        assert len(pids) == 2, room.output()
+
+        async def burst() -> list[int | None]:
+            address = Room({})
+            address.port = room.port
+            clients = [TableClient(address, table.id) for _ in range(60)]
+            try:
+                await asyncio.gather(*(client.__aenter__() for client in clients))
+                states = await asyncio.gather(*(client.recv() for client in clients))
+                assert all(state["type"] == "state" for state in states), "each connection is answered"
+                return [serving_pid(pids, client.ws.local_address[1]) for client in clients]
+            finally:
+                await asyncio.gather(*(client.__aexit__() for client in clients if client.ws is not None))
+
+        served = asyncio.run(burst())
+        assert {web_index(pid) for pid in served if pid} == {owner_of(table.id, 2)}, served
+        assert None not in served, served
+        assert "stayed busy" not in room.output(), "no connection was kept where it landed"
+    finally:
+        room.stop()
