@@ -32,6 +32,7 @@ from pokerroom.supervisor import web_listening  # noqa: E402
 
 PY = sys.executable
 BENCH_DB = "bench_room"
+QUIET_SECONDS = 10.0  # a table silent this long: a bot looks at its last state again (Bot._read)
 
 
 def log(message: str) -> None:
@@ -573,17 +574,31 @@ class Bot:
             pass
 
     async def _read(self, stop: asyncio.Event) -> None:
+        """Read frames until `stop`. A table with nothing to say for QUIET_SECONDS has the bot look at its last
+        state again, as a person looks at the screen: a top-up it held back (the last state showed the stack it
+        had just topped up from, so it seemed older than the top-up) is made then, where no later state would
+        ever come to prompt it (a table whose players all busted again waits for them forever)."""
         stop_wait = asyncio.ensure_future(stop.wait())
+        recv = None
         try:
             while True:
-                recv = asyncio.ensure_future(self.ws.recv())
-                done, _ = await asyncio.wait({recv, stop_wait}, return_when=asyncio.FIRST_COMPLETED)
-                if recv not in done:
+                recv = recv or asyncio.ensure_future(self.ws.recv())
+                done, _ = await asyncio.wait(
+                    {recv, stop_wait}, timeout=QUIET_SECONDS, return_when=asyncio.FIRST_COMPLETED
+                )
+                if stop_wait in done:
                     recv.cancel()
                     return
-                await self.handle(json.loads(recv.result()))
+                if recv not in done:
+                    if self.state is not None and self.player is not None:
+                        await self.on_state(self.state)
+                    continue
+                frame, recv = recv.result(), None
+                await self.handle(json.loads(frame))
         finally:
             stop_wait.cancel()
+            if recv is not None:
+                recv.cancel()
 
     async def join(self) -> None:
         """Ask for our seat. The room answers a join with a state that seats us or with an error, however
