@@ -43,9 +43,9 @@ def bot_act_task(hand_id: int, action_no: int) -> bool:
 @shared_task
 def tables_sweep() -> dict:
     """Every few seconds (beat): settle the hands whose settlement was lost with a web process, act on decisions
-    whose timer was lost with a worker, deal at idle tables, free
-    the seats of players past the tables' limits, move waiting lists on, bring house bots back.
-    One table's failure is logged and never keeps the sweep from the others."""
+    whose timer was lost with a worker, deal at idle tables, free the seats of players past the tables' limits,
+    move waiting lists on, bring house bots back. One table's failure is logged and never keeps the sweep from
+    the others."""
     failed = 0
     unsettled = services.tables_unsettled()
     for table_id in unsettled:
