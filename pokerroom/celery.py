@@ -9,6 +9,36 @@ app = Celery("pokerroom")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 
+# A worker keeps its database connection from one task to the next, as a web process keeps its own: Celery's
+# Django fixup closes every connection before and after each task unless CELERY_DB_REUSE_MAX is set, and each
+# deal, timeout and bot move connected to PostgreSQL anew (a quarter of a deal's time in a saturated run,
+# docs/performance.md). With it set, the fixup closes them only every CELERY_DB_REUSE_MAX tasks, and around
+# each task Django's own rule applies (`_database_connections_kept`): closed once older than CONN_MAX_AGE, or
+# broken; a kept connection is checked once before its next task's first query (CONN_HEALTH_CHECKS).
+app.conf.CELERY_DB_REUSE_MAX = 1000
+
+
+def _database_connections_kept() -> None:
+    from celery.signals import task_postrun, task_prerun, worker_process_init
+
+    @worker_process_init.connect(weak=False)
+    def checked_before_reuse(**kwargs):
+        from django.db import connections
+
+        for alias in connections:
+            connections[alias].settings_dict["CONN_HEALTH_CHECKS"] = True
+
+    def close_old(**kwargs):
+        from django.db import close_old_connections
+
+        close_old_connections()
+
+    task_prerun.connect(close_old, weak=False)
+    task_postrun.connect(close_old, weak=False)
+
+
+_database_connections_kept()
+
 
 # Workers announce themselves in Redis every few seconds, so /healthz can tell at once whether any is alive
 # (a broadcast ping would make every health check wait out its whole timeout). Each worker also runs the
