@@ -170,7 +170,8 @@ def _pages_open(port: int, count: int) -> list[socket.socket]:
 
 
 class Seated:
-    """A person at the table who plays every turn (the house bots' policy) and notes what it receives."""
+    """A person at the table who plays every turn (the house bots' policy, after 0.2-0.4 s) and notes what it
+    receives."""
 
     def __init__(self, address: Room, table_id: int, user, seat: int) -> None:
         self.address, self.table_id, self.seat = address, table_id, seat
@@ -200,6 +201,9 @@ class Seated:
                     self.acted_seen += 1
                 hand = message.get("hand") if message["type"] == "state" else None
                 if hand and message.get("legal"):
+                    # a moment's thought, as a person takes: a hand of players acting at once lasts a few
+                    # tens of milliseconds, and the test would not find one running to kill the process in
+                    await asyncio.sleep(0.2 + 0.2 * self.rng.random())
                     kind, amount = bot_choose(legal=message["legal"], pot=0, stack=0, rng=self.rng)
                     act = {
                         "type": "act",
