@@ -510,6 +510,7 @@ class Bot:
         self.acting = True
         self.last_fix = 0.0
         self.topped_up_from: int | None = None  # the stack our last top-up was asked from
+        self.sitting_in = False  # a sit_in sent, and no state since showing us back in
         self.seen_seated = False
         self.join_pending = False  # a join sent on this connection that no state or error has answered yet
         self._think_task: asyncio.Task | None = None
@@ -707,7 +708,19 @@ class Bot:
         # A state still showing the stack from before our last top-up is an old one (a busy client reads late
         # frames): topping up from it again would ask for more than the maximum buy-in.
         waiting_top_up = self.topped_up_from == row["stack"] and now - self.last_fix < 10
-        if self.acting and row["status"] == "sitting_out" and now - self.last_fix > 2 and not waiting_top_up:
+        # A state still showing us out after our sit_in is one from before it (the top-up's, read late by a
+        # busy client): asking again would cost the room a locked change that changes nothing. One showing
+        # us back in ends the wait; a refused sit_in (an error) is asked again after 10 s.
+        if row["status"] != "sitting_out":
+            self.sitting_in = False
+        waiting_sit_in = self.sitting_in and now - self.last_fix < 10
+        if (
+            self.acting
+            and row["status"] == "sitting_out"
+            and now - self.last_fix > 2
+            and not waiting_top_up
+            and not waiting_sit_in
+        ):
             # Broke, or timed out twice: buy back up and come back. A seat sitting out is not in the hand in
             # play, so this need not wait for the hand to end (hands won without a showdown never show a state
             # without a hand: the winner may show until the next deal).
@@ -715,6 +728,7 @@ class Bot:
             if row["stack"] < self.max_buy_in:
                 self.topped_up_from = row["stack"]
                 await self.send(type="top_up", amount=self.max_buy_in - row["stack"])
+            self.sitting_in = True
             await self.send(type="sit_in", post="now")
             return
         legal = state.get("legal")
