@@ -5,7 +5,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from django.db import connection
-from django.db.models import Exists, OuterRef, Q, Sum
+from django.db.models import Exists, F, OuterRef, Q, Sum
 from django.utils import timezone
 
 from accounts.models import DepositLimit, SelfExclusion
@@ -90,8 +90,8 @@ def self_exclusion_active(*, user, now: datetime | None = None) -> SelfExclusion
     active = SelfExclusion.objects.filter(user=user, lifted_at__isnull=True, starts_at__lte=now).filter(
         Q(ends_at__isnull=True) | Q(ends_at__gt=now)
     )
-    permanent = active.filter(ends_at__isnull=True).first()
-    return permanent or active.order_by("-ends_at").first()
+    # One statement: a permanent one (no end) first, else the one ending last.
+    return active.order_by(F("ends_at").desc(nulls_first=True), "-id").first()
 
 
 def self_exclusion_liftable_from(exclusion: SelfExclusion) -> datetime | None:

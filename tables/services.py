@@ -194,14 +194,17 @@ def seat_sit_out(*, table_id: int, user) -> None:
         table = table_lock(table_id=table_id)
         _not_tournament(table)
         seat = _require_seat(table=table, user=user)
-        if hand_running(table=table) is None:
+        hand = hand_running(table=table)
+        if hand is None:
             seat.status = Seat.Status.SITTING_OUT
             seat.sit_out_next = False
             seat.sat_out_at = seat.sat_out_at or timezone.now()
         else:
             seat.sit_out_next = True
         seat.save()
-        _after_seat_change(table=table, event="seat", data={"seat": seat.number, "sitting_out": True})
+        _after_seat_change(
+            table=table, event="seat", data={"seat": seat.number, "sitting_out": True}, hand=hand
+        )
 
 
 def seat_sit_in(*, table_id: int, user, post: str) -> None:
@@ -260,7 +263,12 @@ def seat_top_up(*, table_id: int, user, amount: int) -> None:
             raise TableError("hand_in_progress", _("Top up between hands, once this hand is over."))
         cashier.seat_top_up(user=user, table=table, amount=amount)
         _after_seat_change(
-            table=table, event="seat", data={"seat": seat.number, "top_up": amount}, lobby=False, seats=seats
+            table=table,
+            event="seat",
+            data={"seat": seat.number, "top_up": amount},
+            lobby=False,
+            seats=seats,
+            hand=hand,
         )
 
 
@@ -331,16 +339,25 @@ def _after_seat_change(
     locked: bool = True,
     seats: list[Seat] | None = None,
     stacks: dict[int, int] | None = None,
+    hand=effects.FETCH,
 ) -> None:
     """Publish a change of the seats. `table` was read under its lock in this transaction unless `locked` is
-    False; `seats` and `stacks`, when given, are current (read in this transaction, after the change)."""
+    False; `seats` and `stacks`, when given, are current (read in this transaction, after the change), and so
+    is `hand` (the running hand or None), when given."""
+    state = effects.FETCH
+    if hand is not effects.FETCH:
+        state = hand_engine(hand=hand, table=table) if hand is not None else None
     effects.publish(
         table_id=table.id,
         events=[{"event": event, **data}],
         table=table if locked else None,
         seats=seats,
         stacks=stacks,
+        hand=hand,
+        state=state,
     )
+    if state is not None and state is not effects.FETCH:
+        transaction.on_commit(lambda: _remember(hand.id, state))
     if lobby and not table.is_tournament:
         effects.lobby_changed()
     if not table.is_tournament:  # the tournament deals its tables (tables.chips hooks)

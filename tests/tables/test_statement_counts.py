@@ -76,3 +76,27 @@ def test_dealing_to_the_same_players_again_takes_ten_statements(players):
     assert dealt.to_act is not None and dealt.deadline is not None, (
         "stored with whose turn it is and its clock"
     )
+
+
+def test_a_busted_player_buys_back_and_sits_in_during_a_hand_in_sixteen_and_eight_statements(players):
+    """A player out of chips (sitting out) buys back and sits in while the others play a hand: the busiest
+    seat changes of a full room (a bust or two a hand). The top-up reads the running hand once (it was read
+    twice) and the player's self-exclusion in one statement (it was two): 18 statements, now 16."""
+    table = table_create(small_blind=10, big_blind=20)
+    for number, player in enumerate(players[:3], start=1):
+        sit(table, player, number, buy_in=2_000)
+    sit(table, players[3], 4, buy_in=1_000)
+    services.seat_sit_out(table_id=table.id, user=players[3])
+    hand = services.hand_deal(table_id=table.id)
+    assert hand is not None and "3" not in hand.players, "dealt without the player sitting out"
+    with CaptureQueriesContext(connection) as captured:
+        services.seat_top_up(table_id=table.id, user=players[3], amount=1_000)
+    statements = [query["sql"] for query in captured.captured_queries]
+    assert len(statements) <= 16, "\n".join(statements)
+    assert sum('FROM "tables_hand"' in sql for sql in statements) == 1, "the running hand read once"
+    with CaptureQueriesContext(connection) as captured:
+        services.seat_sit_in(table_id=table.id, user=players[3], post="now")
+    statements = [query["sql"] for query in captured.captured_queries]
+    assert len(statements) <= 8, "\n".join(statements)
+    assert seat_stacks(table=table)[4] == 2_000
+    assert Hand.objects.get(pk=hand.pk).status == "running"
