@@ -587,6 +587,8 @@ class TableConsumer(RoomConsumer):
         self.language = language_of(self.scope)
         self.counted = False
         self.batched = _frames_batched(self.scope)
+        # Read once: the scope's user is a lazy proxy, and every state this connection is sent looks for its seat.
+        self.username = self.user.username if self.authenticated else None
         if (
             self.table_id not in _tables_seen
         ):  # the handshake waits on the database once per table and process
@@ -689,11 +691,12 @@ class TableConsumer(RoomConsumer):
         return for_viewer(snapshot, seat_number=seat_number, hole_cards=cards)
 
     def own_seat(self, snapshot: dict) -> int | None:
-        if not self.authenticated:
+        username = self.username
+        if username is None:
             return None
         for row in snapshot.get("seats", ()):
             player = row.get("player")
-            if player and player.get("name") == self.user.username:
+            if player and player["name"] == username:
                 return row["seat"]
         return None
 
