@@ -4,21 +4,11 @@ test_live_table): what a spectator and a player are sent, and what is refused.""
 import asyncio
 
 import pytest
-from channels.testing import WebsocketCommunicator
 
-from pokerroom.asgi import application
 from tests.factories import player_create, table_create
-from tests.tables.wsclient import session_cookie_for
+from tests.tables.wsclient import communicator, session_cookie_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
-ORIGIN = (b"origin", b"http://testserver")
-
-
-def communicator(table_id: int, *, cookie: str | None = None, origin=ORIGIN) -> WebsocketCommunicator:
-    headers = [origin] if origin else []
-    if cookie:
-        headers.append((b"cookie", f"sessionid={cookie}".encode()))
-    return WebsocketCommunicator(application, f"/ws/tables/{table_id}/", headers=headers)
 
 
 def test_a_spectator_gets_the_table_and_may_not_play():

@@ -9,15 +9,13 @@ import threading
 from datetime import timedelta
 
 import pytest
-from channels.testing import WebsocketCommunicator
 
 from cashier.selectors import ledger_check, wallet_balances
-from pokerroom.asgi import application
 from tables import services, tasks
 from tables.models import Hand, Seat, Table
 from tables.selectors import seat_stacks
 from tests.factories import play_out_counting, player_create, sit, table_create, three_handed
-from tests.tables.wsclient import session_cookie_for
+from tests.tables.wsclient import communicator, session_cookie_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -61,11 +59,7 @@ def test_the_player_who_ends_a_hand_has_the_answer_while_the_settlement_still_wa
             events.append(message)
 
     async def scenario():
-        ws = WebsocketCommunicator(
-            application,
-            f"/ws/tables/{table.id}/",
-            headers=[(b"origin", b"http://testserver"), (b"cookie", f"sessionid={cookie}".encode())],
-        )
+        ws = communicator(table.id, cookie=cookie)
         connected, _ = await ws.connect()
         assert connected
         await next_state(ws)

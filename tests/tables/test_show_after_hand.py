@@ -5,13 +5,11 @@ consumer (Channels' WebsocketCommunicator) against PostgreSQL and Redis, as an a
 import asyncio
 
 import pytest
-from channels.testing import WebsocketCommunicator
 
-from pokerroom.asgi import application
 from tables import presenters, services
 from tables.models import Hand, Seat
 from tests.factories import player_create, table_create
-from tests.tables.wsclient import session_cookie_for
+from tests.tables.wsclient import communicator, session_cookie_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -22,11 +20,7 @@ def _send_show(user, table, hand: Hand) -> dict:
     cookie = session_cookie_for(user)
 
     async def scenario():
-        ws = WebsocketCommunicator(
-            application,
-            f"/ws/tables/{table.id}/",
-            headers=[(b"origin", b"http://testserver"), (b"cookie", f"sessionid={cookie}".encode())],
-        )
+        ws = communicator(table.id, cookie=cookie)
         connected, _ = await ws.connect()
         assert connected
         await ws.receive_json_from(timeout=5)  # the table's state

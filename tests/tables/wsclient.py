@@ -18,6 +18,22 @@ def session_cookie_for(user) -> str:
     return client.cookies["sessionid"].value
 
 
+ORIGIN = (b"origin", b"http://testserver")
+
+
+def communicator(table_id: int, *, cookie: str | None = None, origin=ORIGIN):
+    """The table's consumer in-process (Channels' WebsocketCommunicator on the room's ASGI application), with
+    the site's Origin and, given a session cookie's value (`session_cookie_for`), that player logged in."""
+    from channels.testing import WebsocketCommunicator
+
+    from pokerroom.asgi import application
+
+    headers = [origin] if origin else []
+    if cookie:
+        headers.append((b"cookie", f"sessionid={cookie}".encode()))
+    return WebsocketCommunicator(application, f"/ws/tables/{table_id}/", headers=headers)
+
+
 class TableClient:
     def __init__(self, room, table_id: int, *, session: str | None = None, query: str = "") -> None:
         self.room = room
