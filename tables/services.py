@@ -193,8 +193,8 @@ def seat_sit_out(*, table_id: int, user) -> None:
     with transaction.atomic():
         table = table_lock(table_id=table_id)
         _not_tournament(table)
-        view, seat = _seats_now(table=table, user=user)
-        if view.hand is None:
+        now, seat = _seats_now(table=table, user=user)
+        if now.hand is None:
             seat.status = Seat.Status.SITTING_OUT
             seat.sit_out_next = False
             seat.sat_out_at = seat.sat_out_at or timezone.now()
@@ -202,7 +202,7 @@ def seat_sit_out(*, table_id: int, user) -> None:
             seat.sit_out_next = True
         seat.save()
         _after_seat_change(
-            table=table, event="seat", data={"seat": seat.number, "sitting_out": True}, view=view
+            table=table, event="seat", data={"seat": seat.number, "sitting_out": True}, now=now
         )
 
 
@@ -210,8 +210,8 @@ def seat_sit_in(*, table_id: int, user, post: str) -> None:
     with transaction.atomic():
         table = table_lock(table_id=table_id)
         _not_tournament(table)
-        view, seat = _seats_now(table=table, user=user)
-        if view.stacks.get(seat.number, 0) < table.big_blind:
+        now, seat = _seats_now(table=table, user=user)
+        if now.stacks.get(seat.number, 0) < table.big_blind:
             raise TableError("no_chips", _("Top up before sitting in: your stack is below the big blind."))
         seat.sit_out_next = False
         seat.timeouts_in_row = 0
@@ -222,7 +222,7 @@ def seat_sit_in(*, table_id: int, user, post: str) -> None:
         seat.post_now = post == "now"
         seat.save()
         _after_seat_change(
-            table=table, event="seat", data={"seat": seat.number, "sitting_out": False}, view=view
+            table=table, event="seat", data={"seat": seat.number, "sitting_out": False}, now=now
         )
 
 
@@ -250,13 +250,13 @@ def seat_top_up(*, table_id: int, user, amount: int) -> None:
     with transaction.atomic():
         table = table_lock(table_id=table_id)
         _not_tournament(table)
-        view, seat = _seats_now(table=table, user=user)
-        if view.hand is not None and str(seat.number - 1) in view.hand.players:
+        now, seat = _seats_now(table=table, user=user)
+        if now.hand is not None and str(seat.number - 1) in now.hand.players:
             raise TableError("hand_in_progress", _("Top up between hands, once this hand is over."))
         cashier.seat_top_up(user=user, table=table, amount=amount)
-        view.stacks[seat.number] = view.stacks.get(seat.number, 0) + amount
+        now.stacks[seat.number] = now.stacks.get(seat.number, 0) + amount
         _after_seat_change(
-            table=table, event="seat", data={"seat": seat.number, "top_up": amount}, lobby=False, view=view
+            table=table, event="seat", data={"seat": seat.number, "top_up": amount}, lobby=False, now=now
         )
 
 
@@ -317,17 +317,17 @@ class _SeatsNow:
     seats: list[Seat]
     stacks: dict[int, int]
     hand: Hand | None
-    view: held.TableView | None  # the same, as the view of a table whose hand is running
 
 
 def _seats_now(*, table: Table, user) -> tuple[_SeatsNow, Seat]:
-    """The table as a seat change finds it (the caller holds its lock): from the view this process holds when
-    it is still the table (no read), else read; and the seat `user` sits in (refused if none)."""
+    """The table as a seat change finds it (the caller holds its lock): with a hand running, the view this
+    process holds when it is still the table (no read), else read; and the seat `user` sits in (refused if
+    none)."""
     view = _view_locked(table=table)
     if view is not None:
-        now = _SeatsNow(seats=view.seats, stacks=view.stacks, hand=view.hand, view=view)
+        now = _SeatsNow(seats=view.seats, stacks=view.stacks, hand=view.hand)
     else:
-        now = _SeatsNow(seats=table_seats(table=table), stacks=seat_stacks(table=table), hand=None, view=None)
+        now = _SeatsNow(seats=table_seats(table=table), stacks=seat_stacks(table=table), hand=None)
     seat = next((s for s in now.seats if s.user_id == user.id), None)
     if seat is None:
         raise TableError("not_seated", _("You have no seat at this table."))
@@ -343,18 +343,16 @@ def _after_seat_change(
     locked: bool = True,
     seats: list[Seat] | None = None,
     stacks: dict[int, int] | None = None,
-    hand=effects.FETCH,
-    view: _SeatsNow | None = None,
+    now: _SeatsNow | None = None,
 ) -> None:
     """Publish a change of the seats. `table` was read under its lock in this transaction unless `locked` is
-    False; `seats` and `stacks`, when given, are current (read in this transaction, after the change), and so
-    is `hand` (the running hand or None), when given. Or `view` gives all three (`_seats_now`, changed by the
-    caller): then, with a hand running, this process keeps the table's view at the seq the change took, so the
-    next action at the table needs no read."""
-    if view is not None:
-        seats, stacks, hand = view.seats, view.stacks, view.hand
-    state = effects.FETCH
-    if hand is not effects.FETCH:
+    False; `seats` and `stacks`, when given, are current (read in this transaction, after the change). Or
+    `now` gives seats, stacks and the running hand (`_seats_now`, changed by the caller): then, with a hand
+    running, this process keeps the table's view at the seq the change took, so the next action at the table
+    needs no read."""
+    hand = state = effects.FETCH
+    if now is not None:
+        seats, stacks, hand = now.seats, now.stacks, now.hand
         state = hand_engine(hand=hand, table=table) if hand is not None else None
     seq = effects.publish(
         table_id=table.id,
@@ -365,11 +363,9 @@ def _after_seat_change(
         hand=hand,
         state=state,
     )
-    if state is not None and state is not effects.FETCH:
-        transaction.on_commit(lambda: _remember(hand.id, state))
-    if view is not None and view.view is not None:
-        kept = replace(view.view, seq=seq, table=table)
-        transaction.on_commit(lambda: held.keep(kept))
+    if now is not None and now.hand is not None:
+        kept = held.TableView(seq=seq, table=table, hand=now.hand, seats=now.seats, stacks=now.stacks)
+        transaction.on_commit(lambda: (_remember(kept.hand.id, state), held.keep(kept)))
     if lobby and not table.is_tournament:
         effects.lobby_changed()
     if not table.is_tournament:  # the tournament deals its tables (tables.chips hooks)
