@@ -19,8 +19,11 @@ after its turn comes): `later()` puts them in a Redis sorted set by due time and
 those due (one Lua call: read and remove, so of several workers' clocks exactly one sends each) and sends
 them at once. No worker holds them as Celery ETA messages: a worker holding unacknowledged ETA messages died
 when Redis restarted under it (kombu's `restore_unacked`), and one killed lost them for an hour (Redis's
-visibility timeout). If Redis loses the set, the beat sweep still deals at idle tables within 2 s and a house
-bot's decision times out like anyone's.
+visibility timeout). A table's deal is one entry however often it is asked for (the end of a hand, each seat
+change while no hand runs): the earliest time asked is kept, and a deal that comes before the pause after a
+hand has ended asks again for the pause's end; in a full room every seat change was a deal task of its own,
+three or four a hand, and the worker's queue grew past a thousand (docs/performance.md). If Redis loses the
+set, the beat sweep still deals at idle tables within 2 s and a house bot's decision times out like anyone's.
 """
 
 from __future__ import annotations
@@ -67,12 +70,14 @@ def due_key() -> str:
     return f"room:due:{settings.DATABASES['default']['NAME']}"
 
 
-def later(kind: str, args: tuple, *, delay: float) -> None:
+def later(kind: str, args: tuple, *, delay: float, once: bool = False) -> None:
     """Have a worker's clock send task `kind` ("deal", "bot") with `args` in `delay` seconds (at most a tick
-    late). Each call is its own entry, as each Celery task was."""
-    entry = json.dumps([kind, list(args), secrets.token_hex(4)])
+    late). Each call is its own entry, as each Celery task was; with `once`, the set holds one entry per
+    `(kind, args)` and the earliest time asked wins (a table's deal: its task, sent once, is where the table
+    looks whether it is time, and asks again for later itself)."""
+    entry = json.dumps([kind, list(args)] if once else [kind, list(args), secrets.token_hex(4)])
     try:
-        redis_client().zadd(due_key(), {entry: time.time() + delay})
+        redis_client().zadd(due_key(), {entry: time.time() + delay}, lt=once)
     except redis.RedisError:
         log.warning("could not schedule %s %s (Redis is not answering); the sweep takes over", kind, args)
 

@@ -53,8 +53,9 @@ def lobby_changed() -> None:
 
 
 def deal_later(table_id: int, *, delay: float) -> None:
-    """After commit: a worker tries to deal the table's next hand in `delay` seconds."""
-    transaction.on_commit(lambda: clock.later("deal", (table_id,), delay=delay))
+    """After commit: a worker tries to deal the table's next hand in `delay` seconds, or sooner if a deal is
+    already asked for sooner (one entry a table: tables.clock.later's `once`)."""
+    transaction.on_commit(lambda: clock.later("deal", (table_id,), delay=delay, once=True))
 
 
 def bot_later(hand_id: int, action_no: int, *, delay: float) -> None:

@@ -368,7 +368,9 @@ def _after_seat_change(
         transaction.on_commit(lambda: (_remember(kept.hand.id, state), held.keep(kept)))
     if lobby and not table.is_tournament:
         effects.lobby_changed()
-    if not table.is_tournament:  # the tournament deals its tables (tables.chips hooks)
+    # The next deal, unless a hand is running (its end asks for it); the tournament deals its tables (tables.chips
+    # hooks).
+    if not table.is_tournament and (now is None or now.hand is None):
         effects.deal_later(table.id, delay=0.5)
 
 
@@ -406,7 +408,9 @@ def hand_deal(*, table_id: int, by_tournament: bool = False, first_button: int |
             return None
         if last is not None and last.ended_at is not None:
             pause = DEAL_PAUSE_SECONDS - (timezone.now() - last.ended_at).total_seconds()
-            if pause > 0.05:  # players get to see how the last hand ended; a deal is already scheduled
+            if pause > 0.05:  # players get to see how the last hand ended: the deal comes at the pause's end
+                if not by_tournament:  # (a tournament's floor deals its tables and keeps its own time)
+                    effects.deal_later(table.id, delay=pause)
                 return None
         all_seats = table_seats(table=table)
         seats = {s.number - 1: s for s in all_seats if s.user_id is not None}

@@ -1,6 +1,9 @@
 """Celery tasks: thin wrappers that call one service. Each carries what it guards, so a task that runs
 late or twice does nothing (a hand's decision is `(hand_id, action_no)`). Also the worker's clock, wired here
-to the tasks it sends (`clock_run`)."""
+to the tasks it sends (`clock_run`).
+
+The tasks the room runs by the hundred (deals, timeouts, house bots' moves, the sweep) keep no result: nothing
+reads one, and storing it was a Redis call in every task."""
 
 import logging
 import threading
@@ -24,23 +27,23 @@ def table_announce(table_id: int, text: str) -> int:
         )
 
 
-@shared_task
+@shared_task(ignore_result=True)
 def hand_deal_task(table_id: int) -> int | None:
     hand = services.hand_deal(table_id=table_id)
     return hand.id if hand is not None else None
 
 
-@shared_task
+@shared_task(ignore_result=True)
 def hand_timeout_task(hand_id: int, action_no: int) -> bool:
     return services.hand_timeout(hand_id=hand_id, action_no=action_no)
 
 
-@shared_task
+@shared_task(ignore_result=True)
 def bot_act_task(hand_id: int, action_no: int) -> bool:
     return services.bot_act(hand_id=hand_id, action_no=action_no)
 
 
-@shared_task
+@shared_task(ignore_result=True)
 def tables_sweep() -> dict:
     """Every few seconds (beat): settle the hands whose settlement was lost with a web process, act on decisions
     whose timer was lost with a worker, deal at idle tables, free the seats of players past the tables' limits,

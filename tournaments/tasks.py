@@ -10,13 +10,13 @@ from tournaments.errors import WrongStatus
 log = logging.getLogger(__name__)
 
 
-@shared_task
+@shared_task(ignore_result=True)
 def tournament_floor_task(tournament_id: int) -> dict:
     """After a hand of the tournament (and from the sweep): busts, the clock, balancing, the next deals."""
     return play.tournament_floor(tournament_id=tournament_id)
 
 
-@shared_task
+@shared_task(ignore_result=True)
 def tournaments_sweep() -> dict:
     """Every few seconds (beat): start the multi-table tournaments whose time has come, and run the floor of
     every running tournament (a worker killed with the next deal in memory loses nothing). One tournament's

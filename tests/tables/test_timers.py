@@ -156,14 +156,62 @@ def test_a_deal_and_a_bot_move_wait_for_their_time_and_each_is_sent_once(due_set
     now = time.time()
     clock.later("deal", (7,), delay=3.0)
     clock.later("bot", (11, 4), delay=1.0)
-    clock.later("deal", (7,), delay=0.5)  # a seat change asks again: its own entry, as its own task was
+    clock.later("bot", (11, 4), delay=1.5)  # not `once`: its own entry, as its own task was
     assert clock.due_claim(now=now) == [], "nothing is due yet"
-    assert clock.due_claim(now=now + 0.6) == [("deal", [7])]
-    assert clock.due_claim(now=now + 0.6) == [], "taken once"
+    assert clock.due_claim(now=now + 1.2) == [("bot", [11, 4])]
+    assert clock.due_claim(now=now + 1.2) == [], "taken once"
     # Two workers' clocks claim at once: each entry goes to exactly one of them.
     with ThreadPoolExecutor(2) as pool:
         first, second = pool.map(lambda _: clock.due_claim(now=now + 5), range(2))
     assert sorted(first + second) == [("bot", [11, 4]), ("deal", [7])]
+
+
+def test_a_tables_deal_asked_for_many_times_is_one_task_at_the_earliest_time_asked(due_set):
+    """A full room asks for a table's deal at the end of every hand and at every seat change while no hand runs
+    (a busted player topping up, sitting in): one task a table, not one per asking."""
+    import time
+
+    clock = due_set
+    now = time.time()
+    clock.later("deal", (7,), delay=3.0, once=True)  # the hand ended
+    clock.later("deal", (7,), delay=0.5, once=True)  # a seat change
+    clock.later("deal", (7,), delay=2.0, once=True)  # another: later than the one asked, so no change
+    clock.later("deal", (8,), delay=0.5, once=True)  # another table's is its own
+    assert clock.due_claim(now=now + 0.2) == []
+    assert sorted(clock.due_claim(now=now + 0.6)) == [("deal", [7]), ("deal", [8])]
+    assert clock.due_claim(now=now + 10) == [], "asked for four times, sent twice: once a table"
+    clock.later("deal", (7,), delay=1.0, once=True)
+    assert clock.due_claim(now=now + 10) == [("deal", [7])], "asked for again once sent: due again"
+
+
+def test_a_deal_that_comes_during_the_pause_after_a_hand_asks_again_for_the_pauses_end(
+    players, due_set, django_capture_on_commit_callbacks, monkeypatch
+):
+    """Players see how a hand ended for DEAL_PAUSE_SECONDS before the next deal. A seat change in that pause
+    asks for a deal sooner: that deal deals nothing and puts the table's deal at the pause's end, so the table
+    never waits for the sweep. A seat change during a hand asks for no deal (the hand's end does)."""
+    import time
+
+    clock = due_set
+    pause = 3.0
+    monkeypatch.setattr(services, "DEAL_PAUSE_SECONDS", pause)  # as players have it (tests skip it)
+    table, hand = heads_up(players)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.seat_sit_out(table_id=table.id, user=players[0])
+    assert clock.due_claim(now=time.time() + 60) == [], "a hand runs: its end asks for the deal"
+    with django_capture_on_commit_callbacks(execute=True):
+        act(table, to_act_user(table, players), "fold")
+    ended = time.time()
+    assert clock.due_claim(now=ended + pause - 0.5) == [], "not before the pause's end"
+    with django_capture_on_commit_callbacks(execute=True):
+        services.seat_sit_in(table_id=table.id, user=players[0], post="now")
+    assert clock.due_claim(now=ended + 1) == [("deal", [table.id])], "the seat change's, sooner"
+    with django_capture_on_commit_callbacks(execute=True):
+        assert services.hand_deal(table_id=table.id) is None, "the pause is not over: nothing dealt"
+    assert clock.due_claim(now=ended + pause - 0.5) == []
+    assert clock.due_claim(now=ended + pause + 0.5) == [("deal", [table.id])], "the deal at the pause's end"
+    monkeypatch.setattr(services, "DEAL_PAUSE_SECONDS", 0)  # the pause over: that deal deals
+    assert services.hand_deal(table_id=table.id) is not None
 
 
 def test_a_used_time_bank_comes_back_a_few_seconds_every_so_many_hands_up_to_its_maximum(
