@@ -8,6 +8,7 @@ ceiling measured the same way in the same run.
     python bench/load.py --profile 20                      # py-spy on the first daphne for 20 s of the window
     python bench/load.py --bot-processes 2                 # the bots split over 2 OS processes
     python bench/load.py --curve --bot-processes 2         # the capacity curve: 300 to 1,800 players, 2 s think
+    python bench/load.py --think 2 --steady                # the window opens once the first hands have ended
 
 The room: PostgreSQL and Redis (embedded under var/bench/, or DATABASE_URL / REDIS_URL), `manage.py
 migrate`, the web processes as `make run` starts them (`python -m pokerroom.supervisor serve`: `--daphnes`
@@ -133,6 +134,22 @@ async def gather_bounded(coros, limit: int = 64) -> list:
             return await coro
 
     return await asyncio.gather(*(one(c) for c in coros), return_exceptions=True)
+
+
+async def hands_steady(hands_count, *, tables: int, timeout: float = 240) -> None:
+    """`--steady`: wait until the tables have dealt as many hands again as there are tables (each table's first
+    hand over, on average), so that the measured window is a room where hands end all the time. Every table's
+    first hand is dealt at once (the tables are resumed together), and at 2 s think the first ~45 s after it
+    hold no hand's end anywhere: a window opened then measures a room that only acts."""
+    started = time.monotonic()
+    count = await asyncio.to_thread(hands_count)
+    target = count + tables
+    while time.monotonic() - started < timeout:
+        count = await asyncio.to_thread(hands_count)
+        if count >= target:
+            break
+        await asyncio.sleep(1)
+    log(f"room: steady after {time.monotonic() - started:.1f} s more ({count} hands dealt)")
 
 
 async def measure(room: Room, stats: Stats, *, warmup: float, seconds: float, profile: int) -> dict:
@@ -325,6 +342,8 @@ async def room_phase(room: Room, players, tables, args) -> dict:
         finally:
             connection.close()
 
+    if args.steady:
+        await hands_steady(hands_count, tables=len(table_ids))
     hands_before = await asyncio.to_thread(hands_count)
     window = await measure(
         room, stats, warmup=min(args.warmup, 5), seconds=args.seconds, profile=args.profile
@@ -666,6 +685,8 @@ async def room_phase_split(room: Room, players, tables, args) -> dict:
             f"room: {sum(p for p in playing if p)}/{len(tables)} tables playing after "
             f"{time.monotonic() - started:.1f} s"
         )
+        if args.steady:
+            await hands_steady(hands_count, tables=len(table_ids))
         hands_before = await asyncio.to_thread(hands_count)
         window = await measure(
             room, shards, warmup=min(args.warmup, 5), seconds=args.seconds, profile=args.profile
@@ -893,7 +914,7 @@ def curve_point_argv(args, players: int) -> list[str]:
         "frames",
     ):
         argv += [f"--{name.replace('_', '-')}", str(getattr(args, name))]
-    return argv + (["--pg-fast"] if args.pg_fast else [])
+    return argv + (["--pg-fast"] if args.pg_fast else []) + (["--steady"] if args.steady else [])
 
 
 def app_commit() -> str | None:
@@ -923,6 +944,12 @@ def main(argv=None) -> int:
     parser.add_argument("--tables", type=int, default=150)
     parser.add_argument("--seconds", type=float, default=60, help="the measured window of each phase")
     parser.add_argument("--warmup", type=float, default=10)
+    parser.add_argument(
+        "--steady",
+        action="store_true",
+        help="open the room's window once every table's first hand is over on average (as many hands again "
+        "as tables), not 5 s after the first deals",
+    )
     parser.add_argument(
         "--think",
         type=float,
