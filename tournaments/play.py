@@ -104,8 +104,11 @@ class TournamentHooks:
 
 
 def floor_later(tournament_id: int, *, delay: float) -> None:
-    """Have a worker run the tournament's floor in `delay` seconds (the workers' clock, `tournament` kind)."""
-    clock.later("tournament", (tournament_id,), delay=delay)
+    """Have a worker run the tournament's floor in `delay` seconds (the workers' clock, `tournament` kind), or
+    sooner if it is already asked for sooner: one entry a tournament however many of its tables end a hand
+    (`clock.later`'s `once`); a floor that finds tables still in their pause asks again for the first of them
+    to end."""
+    clock.later("tournament", (tournament_id,), delay=delay, once=True)
 
 
 # --- the state's tournament fields ---------------------------------------------------------------
@@ -355,7 +358,7 @@ def tournament_floor(*, tournament_id: int, now: datetime | None = None) -> dict
                 continue
             wait = _pause_left(ended=ended.get(table.id), now=now, pause=table_services.DEAL_PAUSE_SECONDS)
             if wait > 0:
-                pause_left = max(pause_left, wait)
+                pause_left = min(pause_left, wait) if pause_left else wait
                 continue
             _blinds_set(table=table, tournament=tournament)
             hand = table_services.hand_deal(
