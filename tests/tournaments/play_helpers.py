@@ -345,3 +345,19 @@ def _note_arrivals(tournament: Tournament, record: Record) -> None:
         table__hands_dealt__gt=0,
     ):
         record.arrived.setdefault(seat.user_id, seat.table_id)
+
+
+def fold_to_act(table_id: int) -> None:
+    """The player to act at the table's running hand folds (through the table's service, as their client would)."""
+    from django.contrib.auth import get_user_model
+
+    hand = Hand.objects.get(table_id=table_id, status=Hand.Status.RUNNING)
+    seat = Seat.objects.get(table_id=table_id, number=hand.to_act + 1)
+    table_services.table_act(
+        table_id=table_id,
+        user=get_user_model().objects.get(pk=seat.user_id),
+        hand_id=hand.id,
+        action_no=hand.action_no,
+        action="fold",
+        amount=None,
+    )

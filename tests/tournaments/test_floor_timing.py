@@ -5,14 +5,14 @@ import time
 from datetime import timedelta
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.utils import timezone
 
 from tables import clock
 from tables import services as table_services
 from tables.clock import redis_client
-from tables.models import Hand, Seat
+from tables.models import Hand
 from tests.factories import fast_structure, player_create, tournament_create
+from tests.tournaments.play_helpers import fold_to_act
 from tournaments import play, services
 from tournaments.models import TournamentTable
 
@@ -30,16 +30,8 @@ def due():
 
 def _fold_out(table_id: int) -> None:
     """Everyone folds to the big blind: the table's hand is over."""
-    while (hand := Hand.objects.filter(table_id=table_id, status=Hand.Status.RUNNING).first()) is not None:
-        seat = Seat.objects.get(table_id=table_id, number=hand.to_act + 1)
-        table_services.table_act(
-            table_id=table_id,
-            user=get_user_model().objects.get(pk=seat.user_id),
-            hand_id=hand.id,
-            action_no=hand.action_no,
-            action="fold",
-            amount=None,
-        )
+    while Hand.objects.filter(table_id=table_id, status=Hand.Status.RUNNING).exists():
+        fold_to_act(table_id)
 
 
 def _floors_due(until: float) -> list:

@@ -6,12 +6,12 @@ from datetime import timedelta
 from decimal import Decimal
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.db.models import F
 
 from tables import services as table_services
-from tables.models import Hand, Seat
+from tables.models import Hand
 from tests.factories import player_create, tournament_create
+from tests.tournaments.play_helpers import fold_to_act
 from tournaments import play, services
 from tournaments.models import PayoutBand, PayoutTable, Tournament, TournamentTable
 
@@ -48,16 +48,7 @@ def _running(table_id: int) -> Hand | None:
 
 def _fold_to_the_big_blind(table_id: int) -> None:
     """Heads-up: the button (small blind) acts first before the flop and folds; the hand is over."""
-    hand = _running(table_id)
-    seat = Seat.objects.get(table_id=table_id, number=hand.to_act + 1)
-    table_services.table_act(
-        table_id=table_id,
-        user=get_user_model().objects.get(pk=seat.user_id),
-        hand_id=hand.id,
-        action_no=hand.action_no,
-        action="fold",
-        amount=None,
-    )
+    fold_to_act(table_id)
     assert _running(table_id) is None
 
 
