@@ -725,11 +725,12 @@ class Bot:
             # play, so this need not wait for the hand to end (hands won without a showdown never show a state
             # without a hand: the winner may show until the next deal).
             self.last_fix = now
-            if row["stack"] < self.max_buy_in:
-                self.topped_up_from = row["stack"]
-                await self.send(type="top_up", amount=self.max_buy_in - row["stack"])
             self.sitting_in = True
-            await self.send(type="sit_in", post="now")
+            if row["stack"] < self.max_buy_in:  # the top-up sits us back in with the same change
+                self.topped_up_from = row["stack"]
+                await self.send(type="top_up", amount=self.max_buy_in - row["stack"], sit_in="now")
+            else:
+                await self.send(type="sit_in", post="now")
             return
         legal = state.get("legal")
         hand = state.get("hand")

@@ -791,7 +791,9 @@ class TableConsumer(RoomConsumer):
             case protocol.SitIn():
                 services.seat_sit_in(table_id=table_id, user=user, post=message.post)
             case protocol.TopUp():
-                services.seat_top_up(table_id=table_id, user=user, amount=message.amount)
+                services.seat_top_up(
+                    table_id=table_id, user=user, amount=message.amount, sit_in=message.sit_in
+                )
             case protocol.Leave():
                 services.seat_leave(table_id=table_id, user=user)
             case protocol.Options():

@@ -57,6 +57,7 @@ class SitIn:
 @dataclass(frozen=True)
 class TopUp:
     amount: int
+    sit_in: str | None = None  # a player sitting out comes back with the chips: "wait_bb" or "now"
 
 
 @dataclass(frozen=True)
@@ -167,7 +168,8 @@ def parse_client_message(raw: str | bytes | None) -> ClientMessage:
     if kind == "sit_in":
         return SitIn(post=_choice(data, "post", POSTS, "wait_bb"))
     if kind == "top_up":
-        return TopUp(amount=_integer(data, "amount", minimum=1))
+        sit_in = _choice(data, "sit_in", POSTS) if data.get("sit_in") is not None else None
+        return TopUp(amount=_integer(data, "amount", minimum=1), sit_in=sit_in)
     if kind == "leave":
         return Leave()
     if kind == "options":

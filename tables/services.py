@@ -213,17 +213,23 @@ def seat_sit_in(*, table_id: int, user, post: str) -> None:
         now, seat = _seats_now(table=table, user=user)
         if now.stacks.get(seat.number, 0) < table.big_blind:
             raise TableError("no_chips", _("Top up before sitting in: your stack is below the big blind."))
-        seat.sit_out_next = False
-        seat.timeouts_in_row = 0
-        if seat.status == Seat.Status.SITTING_OUT:
-            owes = seat.is_new or seat.missed_big or seat.missed_small
-            seat.status = Seat.Status.WAITING_BB if owes else Seat.Status.ACTIVE
-        seat.sat_out_at = None
-        seat.post_now = post == "now"
+        _seat_back_in(seat, post=post)
         seat.save()
         _after_seat_change(
             table=table, event="seat", data={"seat": seat.number, "sitting_out": False}, now=now
         )
+
+
+def _seat_back_in(seat: Seat, *, post: str) -> None:
+    """The player plays from the next deal: a seat that owes blinds waits for the big blind unless `post` is
+    "now" (the big blind live, a missed small blind dead). Not saved."""
+    seat.sit_out_next = False
+    seat.timeouts_in_row = 0
+    if seat.status == Seat.Status.SITTING_OUT:
+        owes = seat.is_new or seat.missed_big or seat.missed_small
+        seat.status = Seat.Status.WAITING_BB if owes else Seat.Status.ACTIVE
+    seat.sat_out_at = None
+    seat.post_now = post == "now"
 
 
 def seat_options(
@@ -246,18 +252,27 @@ def seat_options(
         _after_seat_change(table=table, event="seat", data={"seat": seat.number}, lobby=False)
 
 
-def seat_top_up(*, table_id: int, user, amount: int) -> None:
+def seat_top_up(*, table_id: int, user, amount: int, sit_in: str | None = None) -> None:
+    """Add chips from the wallet between the player's hands. `sit_in` ("wait_bb" or "now"), for a player
+    sitting out (a rebuy after going broke): sit back in with the same change, as `seat_sit_in` would; refused
+    as a whole, nothing moved, when the stack would still be below the big blind."""
     with transaction.atomic():
         table = table_lock(table_id=table_id)
         _not_tournament(table)
         now, seat = _seats_now(table=table, user=user)
         if now.hand is not None and str(seat.number - 1) in now.hand.players:
             raise TableError("hand_in_progress", _("Top up between hands, once this hand is over."))
+        stack = now.stacks.get(seat.number, 0) + amount
+        if sit_in is not None and stack < table.big_blind:
+            raise TableError("no_chips", _("Add at least a big blind to sit in: your stack would be below it."))
         cashier.seat_top_up(user=user, table=table, amount=amount)
-        now.stacks[seat.number] = now.stacks.get(seat.number, 0) + amount
-        _after_seat_change(
-            table=table, event="seat", data={"seat": seat.number, "top_up": amount}, lobby=False, now=now
-        )
+        now.stacks[seat.number] = stack
+        data: dict = {"seat": seat.number, "top_up": amount}
+        if sit_in is not None:
+            _seat_back_in(seat, post=sit_in)
+            seat.save(update_fields=["sit_out_next", "timeouts_in_row", "status", "sat_out_at", "post_now"])
+            data["sitting_out"] = False
+        _after_seat_change(table=table, event="seat", data=data, lobby=sit_in is not None, now=now)
 
 
 def table_chat(*, table_id: int, user, text: str) -> ChatLine:

@@ -24,6 +24,7 @@ from cashier.providers import SandboxProvider
 from tables import services
 from tables.management.commands.seed_demo import rake_schedules_seed
 from tables.models import Currency, Hand, Seat, Structure, Table
+from tables.selectors import seat_stacks
 from tests.admin_client import staff_client
 from tournaments.defaults import defaults_ensure, levels_create
 from tournaments.models import BlindStructure, PayoutTable, Tournament
@@ -267,6 +268,32 @@ def hand_played(table, players, *, fold: bool = False) -> Hand:
         hand,
         choose=lambda user, legal: "fold" if fold and "fold" in legal else passive(legal),
     )
+
+
+def all_in_until_one_busts(table, alice, bob) -> int | None:
+    """Alice and Bob, alone at the table, go all in every hand until one loses everything: that seat's number
+    (None if forty hands were not enough; a split pot deals again)."""
+    for _ in range(40):
+        hand = services.hand_deal(table_id=table.id)
+        assert hand is not None
+        while (hand := Hand.objects.filter(table=table, status="running").first()) is not None:
+            state = services.hand_engine(hand=hand, table=table)
+            legal = {item["action"] for item in state.legal_actions()}
+            seat = Seat.objects.get(table=table, number=hand.to_act + 1)
+            user = alice if seat.user_id == alice.id else bob
+            action = "all_in" if "all_in" in legal else ("call" if "call" in legal else "check")
+            services.table_act(
+                table_id=table.id,
+                user=user,
+                hand_id=hand.id,
+                action_no=hand.action_no,
+                action=action,
+                amount=None,
+            )
+        broke = [number for number, stack in seat_stacks(table=table).items() if stack == 0]
+        if broke:
+            return broke[0]
+    return None
 
 
 # --- tournaments ------------------------------------------------------------------------------------------------

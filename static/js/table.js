@@ -727,7 +727,6 @@ export class TablePage {
     } else if (["waiting", "seat_offer", "seat_offer_expired", "removed"].includes(msg.type)) {
       this.onPersonal(msg);
     } else if (msg.type === "error") {
-      this.pendingSitIn = null; // a refused rebuy: the player decides again
       this.toast(msg.message || msg.code || this.t("error"));
       if (this.actPending) {
         this.actPending = false;
@@ -829,7 +828,6 @@ export class TablePage {
     this.renderActionArea();
     this.renderSeatControls();
     this.renderSpectatorBar();
-    this.sitInAfterRebuy();
     this.tick();
   }
 
@@ -1762,18 +1760,11 @@ export class TablePage {
       E.topUpAmount.focus();
       return;
     }
-    if (!this.send({ type: "top_up", amount: checked.amount })) return;
-    this.pendingSitIn = offer.rebuy ? (E.topUpNow.checked ? "now" : "wait_bb") : null;
+    // A rebuy sits the player back in with the same change (the chips and the return are one step).
+    const message = { type: "top_up", amount: checked.amount };
+    if (offer.rebuy) message.sit_in = E.topUpNow.checked ? "now" : "wait_bb";
+    if (!this.send(message)) return;
     E.topUp.close();
-  }
-
-  /** After a rebuy: sit back in once the chips have reached the seat (the state shows them). */
-  sitInAfterRebuy() {
-    const me = this.me;
-    if (!this.pendingSitIn || !me || me.status !== "sitting_out" || this.isBusted(me)) return;
-    const post = this.pendingSitIn;
-    this.pendingSitIn = null;
-    this.send({ type: "sit_in", post });
   }
 
   // ----- chat, events, last hands -------------------------------------------------------------------------------

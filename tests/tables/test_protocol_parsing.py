@@ -32,7 +32,8 @@ def test_well_formed_messages_parse_to_what_they_say():
     # an amount sent with a call is not the client's to choose: it is dropped, not trusted
     assert parse({"type": "act", "action": "call", "amount": 5, "hand_id": 9, "action_no": 4}).amount is None
     assert parse({"type": "sit_in", "post": "now"}) == SitIn(post="now")
-    assert parse({"type": "top_up", "amount": 100}) == TopUp(amount=100)
+    assert parse({"type": "top_up", "amount": 100}) == TopUp(amount=100, sit_in=None)
+    assert parse({"type": "top_up", "amount": 100, "sit_in": "now"}) == TopUp(amount=100, sit_in="now")
     assert parse({"type": "options", "auto_muck": False}) == Options(auto_muck=False, straddle=None)
     assert parse({"type": "options", "run_twice": True}) == Options(
         auto_muck=None, straddle=None, run_twice=True
@@ -69,6 +70,8 @@ def test_well_formed_messages_parse_to_what_they_say():
         ('{"type": "join", "seat": 1}', "missing_field"),
         ('{"type": "join", "seat": 1, "buy_in": 100, "post": "later"}', "bad_value"),
         ('{"type": "top_up", "amount": -1}', "bad_value"),
+        ('{"type": "top_up", "amount": 100, "sit_in": "later"}', "bad_value"),
+        ('{"type": "top_up", "amount": 100, "sit_in": true}', "bad_value"),
         ('{"type": "options"}', "missing_field"),
         ('{"type": "options", "auto_muck": "yes"}', "bad_type"),
         ('{"type": "options", "run_twice": 1}', "bad_type"),

@@ -12,8 +12,7 @@ from cashier.models import SeatSession
 from cashier.selectors import ledger_check, wallet_balances
 from tables import services
 from tables.models import Hand, Seat, WaitingEntry
-from tables.selectors import seat_stacks
-from tests.factories import player_create, sit, table_create
+from tests.factories import all_in_until_one_busts, player_create, sit, table_create
 
 pytestmark = pytest.mark.django_db
 
@@ -94,38 +93,12 @@ def test_a_player_who_comes_back_before_the_limit_keeps_the_seat(players):
     assert Seat.objects.get(table=table, number=1).user_id == alice.id
 
 
-def _all_in_until_one_busts(table, alice, bob) -> int | None:
-    """Alice and Bob, alone at the table, go all in every hand until one loses everything: that seat's number
-    (None if forty hands were not enough; a split pot deals again)."""
-    for _ in range(40):
-        hand = services.hand_deal(table_id=table.id)
-        assert hand is not None
-        while (hand := _running(table)) is not None:
-            state = services.hand_engine(hand=hand, table=table)
-            legal = {item["action"] for item in state.legal_actions()}
-            seat = Seat.objects.get(table=table, number=hand.to_act + 1)
-            user = alice if seat.user_id == alice.id else bob
-            action = "all_in" if "all_in" in legal else ("call" if "call" in legal else "check")
-            services.table_act(
-                table_id=table.id,
-                user=user,
-                hand_id=hand.id,
-                action_no=hand.action_no,
-                action=action,
-                amount=None,
-            )
-        broke = [number for number, stack in seat_stacks(table=table).items() if stack == 0]
-        if broke:
-            return broke[0]
-    return None
-
-
 def test_a_busted_player_who_does_not_buy_back_loses_the_seat_after_the_shorter_limit(players):
     table = table_create(sit_out_limit_seconds=600, bust_limit_seconds=120, time_bank_seconds=0)
     alice, bob = players[:2]
     sit(table, alice, 1, buy_in=200)
     sit(table, bob, 2, buy_in=200)
-    busted = _all_in_until_one_busts(table, alice, bob)
+    busted = all_in_until_one_busts(table, alice, bob)
     assert busted is not None
     seat = Seat.objects.get(table=table, number=busted)
     assert seat.status == "sitting_out" and seat.sat_out_at is not None, "busted: sat out as the hand ended"
@@ -255,7 +228,7 @@ def test_a_seat_freed_by_the_buy_back_limit_is_offered_to_the_first_on_the_list(
     alice, bob, carol, dave = players
     sit(table, alice, 1)
     sit(table, bob, 2)
-    busted = _all_in_until_one_busts(table, alice, bob)
+    busted = all_in_until_one_busts(table, alice, bob)
     assert busted is not None
     services.waiting_join(table_id=table.id, user=carol)  # the table is full: the busted player sits on
     services.waiting_join(table_id=table.id, user=dave)

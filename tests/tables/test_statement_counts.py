@@ -89,10 +89,11 @@ def test_dealing_to_the_same_players_again_takes_ten_statements(players):
 
 def test_a_busted_player_buys_back_and_sits_in_during_a_hand_on_the_tables_view(players, monkeypatch):
     """A player out of chips (sitting out) buys back and sits in while the others play a hand: the busiest seat
-    changes of a full room (a bust or two a hand). Under the table's lock they work on the view of the table
-    the last action left in this process (no read of seats, stacks or hand: the top-up was 18 statements, the
-    sit-in 8) and leave it at their seq, so the next action is still one statement (it read the table again,
-    3 statements, before). The hand then ends with every stack the ledger's, the new chips counted."""
+    change of a full room (a bust or two a hand). One top-up with its `sit_in` (a top-up of 13 statements and
+    a sit-in of 5, each under its own lock, before). Under the table's lock it works on the view of the table
+    the last action left in this process (no read of seats, stacks or hand) and leaves it at its seq, so the
+    next action is still one statement. The hand then ends with every stack the ledger's, the new chips
+    counted."""
     from cashier.selectors import ledger_check
 
     states = states_sent(monkeypatch)
@@ -105,14 +106,10 @@ def test_a_busted_player_buys_back_and_sits_in_during_a_hand_on_the_tables_view(
     assert hand is not None and "3" not in hand.players, "dealt without the player sitting out"
     act(table, to_act_user(table, players), "call")  # the table's view is now this process's
     with CaptureQueriesContext(connection) as captured:
-        services.seat_top_up(table_id=table.id, user=players[3], amount=1_000)
+        services.seat_top_up(table_id=table.id, user=players[3], amount=1_000, sit_in="now")
     statements = [query["sql"] for query in captured.captured_queries]
-    assert len(statements) <= 13, "\n".join(statements)
+    assert len(statements) <= 14, "\n".join(statements)
     assert not any('FROM "tables_seat"' in sql or 'FROM "tables_hand"' in sql for sql in statements)
-    with CaptureQueriesContext(connection) as captured:
-        services.seat_sit_in(table_id=table.id, user=players[3], post="now")
-    statements = [query["sql"] for query in captured.captured_queries]
-    assert len(statements) <= 5, "\n".join(statements)
     told = {row["seat"]: row for row in states[-1]["seats"]}
     assert told[4]["stack"] == 2_000 and told[4]["status"] == "waiting_bb", "the seat as it is now, told"
     assert told[1]["bet"] + told[2]["bet"] + told[3]["bet"] == 50, (
