@@ -147,15 +147,22 @@ USER_RATE_PER_SECOND, USER_RATE_BURST = 20, 60
 CHAT_RATE_PER_SECOND, CHAT_RATE_BURST = 0.5, 5
 USER_REFUSED, CHAT_REFUSED = 1, 2  # what `user_allow` answers when a bucket is empty (0: allowed)
 
-# Both of a player's buckets in one call: take a token from the first (every message), and if it had one,
-# from the second (chat lines) when one is named. A bucket is a hash (`t`: when it was last filled, `n`: its
-# tokens), kept only while it is not full again: a missing key is a full bucket. Redis's own clock, so that
-# every web process (and machine) reads the same time.
+# A web process takes up to USER_LEASE_TOKENS of a player's tokens from Redis at once and spends them on the
+# player's next messages within USER_LEASE_SECONDS (tokens left then are dropped, never given back): one Redis
+# call for a few messages, the limit still the player's over every process. What a lease adds at most is the
+# tokens it holds: a player's burst may reach USER_RATE_BURST plus USER_LEASE_TOKENS per web process, once.
+USER_LEASE_TOKENS, USER_LEASE_SECONDS = 5, 5.0
+
+# Both of a player's buckets in one call: take up to ARGV[5] tokens from the first (every message), and if it
+# had one, one from the second (chat lines) when one is named. Answers how many were taken from the first
+# (at least 1), or -1 / -2 when the first / second is empty. A bucket is a hash (`t`: when it was last filled,
+# `n`: its tokens), kept only while it is not full again: a missing key is a full bucket. Redis's own clock,
+# so that every web process (and machine) reads the same time.
 _USER_BUCKETS_LUA = """
 redis.replicate_commands()
 local clock = redis.call('TIME')
 local now = tonumber(clock[1]) + tonumber(clock[2]) / 1000000
-local function take(key, rate, burst)
+local function take(key, rate, burst, want)
   local kept = redis.call('HMGET', key, 't', 'n')
   local tokens = tonumber(kept[2])
   if tokens == nil then
@@ -163,20 +170,22 @@ local function take(key, rate, burst)
   else
     tokens = math.min(burst, tokens + math.max(0, now - tonumber(kept[1])) * rate)
   end
-  if tokens < 1 then
-    return false
+  local taken = math.min(want, math.floor(tokens))
+  if taken < 1 then
+    return 0
   end
-  redis.call('HSET', key, 't', tostring(now), 'n', tostring(tokens - 1))
+  redis.call('HSET', key, 't', tostring(now), 'n', tostring(tokens - taken))
   redis.call('PEXPIRE', key, math.ceil(burst / rate * 1000) + 1000)
-  return true
+  return taken
 end
-if not take(KEYS[1], tonumber(ARGV[1]), tonumber(ARGV[2])) then
-  return 1
+local taken = take(KEYS[1], tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[5]))
+if taken == 0 then
+  return -1
 end
-if KEYS[2] and not take(KEYS[2], tonumber(ARGV[3]), tonumber(ARGV[4])) then
-  return 2
+if KEYS[2] and take(KEYS[2], tonumber(ARGV[3]), tonumber(ARGV[4]), 1) == 0 then
+  return -2
 end
-return 0
+return taken
 """
 
 _user_limiters: dict[tuple[int, str, int], protocol.RateLimiter] = {}
@@ -200,32 +209,86 @@ def user_limiter(user_id: int, kind: str) -> protocol.RateLimiter:
 
 
 _user_scripts: dict[int, object] = {}
+# (event loop, player) -> [tokens left, monotonic time they expire]: this process's lease of the player's tokens
+# (-1 left: the bucket was empty at the last ask); and the ask for a lease under way, which other messages await.
+_user_leases: dict[tuple[int, int], list] = {}
+_lease_asks: dict[tuple[int, int], asyncio.Future] = {}
 
 
 async def user_allow(user_id: int, *, chat: bool) -> int:
     """Whether the player may send one more message (0), over all their connections on every web process, or
-    which of their limits refuses it (USER_REFUSED, CHAT_REFUSED for a chat line): one Redis call (EVALSHA).
+    which of their limits refuses it (USER_REFUSED, CHAT_REFUSED for a chat line). A message other than chat
+    spends a token of this process's lease when it holds one; else one Redis call (EVALSHA) takes a new lease,
+    the player's other messages arriving meanwhile waiting for it rather than asking too (a lease never holds
+    more than USER_LEASE_TOKENS). A chat line is always asked of Redis (its token and one of the first bucket).
     If Redis cannot answer, this process's own buckets decide, as they did before the room counted in Redis."""
+    loop = asyncio.get_running_loop()
+    key = (id(loop), user_id)
+    if chat:
+        return await _user_ask(key, chat=True)
+    while not _lease_spend(key):
+        asking = _lease_asks.get(key)
+        if asking is None:
+            asked = _lease_asks[key] = loop.create_future()
+            try:
+                answer = await _user_ask(key, chat=False)
+            finally:
+                del _lease_asks[key]
+                asked.set_result(None)
+            return answer
+        await asyncio.shield(asking)  # another message's lease: spend from it, or ask next
+        lease = _user_leases.get(key)
+        if lease is not None and lease[0] == -1:  # the bucket was empty when it asked
+            return USER_REFUSED
+    return 0
+
+
+async def _user_ask(key: tuple[int, int], *, chat: bool) -> int:
+    """One Redis call for the player's buckets: a chat line's tokens, or a new lease (one token spent at once)."""
     import redis.exceptions
 
-    loop_key = id(asyncio.get_running_loop())
+    loop_key, user_id = key
     script = _user_scripts.get(loop_key)
     if script is None:
         script = _user_scripts[loop_key] = _redis().register_script(_USER_BUCKETS_LUA)
     keys = [f"room:rate:all:{user_id}", *([f"room:rate:chat:{user_id}"] if chat else [])]
     try:
-        return int(
+        taken = int(
             await script(
                 keys=keys,
-                args=[USER_RATE_PER_SECOND, USER_RATE_BURST, CHAT_RATE_PER_SECOND, CHAT_RATE_BURST],
+                args=[
+                    USER_RATE_PER_SECOND,
+                    USER_RATE_BURST,
+                    CHAT_RATE_PER_SECOND,
+                    CHAT_RATE_BURST,
+                    1 if chat else USER_LEASE_TOKENS,  # a chat line takes its own token, no lease
+                ],
             )
         )
     except redis.exceptions.RedisError:
+        _user_leases.pop(key, None)  # no answer: nothing to tell the messages that waited for it
         if not user_limiter(user_id, "all").allow():
             return USER_REFUSED
         if chat and not user_limiter(user_id, "chat").allow():
             return CHAT_REFUSED
         return 0
+    if not chat:
+        if len(_user_leases) > 50_000:
+            _user_leases.clear()  # leases dropped: their tokens are spent, nobody gains any
+        # -1 (refused) is kept as the lease for the messages that waited for this answer: refused too.
+        _user_leases[key] = [max(taken - 1, -1), time.monotonic() + USER_LEASE_SECONDS]
+    if taken < 0:
+        return USER_REFUSED if taken == -1 else CHAT_REFUSED
+    return 0
+
+
+def _lease_spend(key: tuple[int, int]) -> bool:
+    """Spend a token of this process's lease of the player's tokens, if it holds one still valid."""
+    lease = _user_leases.get(key)
+    if lease is None or lease[0] <= 0 or lease[1] <= time.monotonic():
+        return False
+    lease[0] -= 1
+    return True
 
 
 _redis_clients: dict[int, object] = {}
