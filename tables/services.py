@@ -32,6 +32,7 @@ from django.utils.translation import gettext as _
 from accounts.audit import staff_action_record
 from cashier import selectors as cashier_selectors
 from cashier import services as cashier
+from cashier.errors import CashierError
 from cashier.models import SeatSession
 from tables import effects, held, presenters
 from tables.bots import BOTS_PER_TABLE, bot_choose, bot_users, bots_top_up
@@ -212,7 +213,7 @@ def seat_sit_in(*, table_id: int, user, post: str) -> None:
         _not_tournament(table)
         now, seat = _seats_now(table=table, user=user)
         if now.stacks.get(seat.number, 0) < table.big_blind:
-            raise TableError("no_chips", _("Top up before sitting in: your stack is below the big blind."))
+            raise now.refused("no_chips", _("Top up before sitting in: your stack is below the big blind."))
         _seat_back_in(seat, post=post)
         seat.save()
         _after_seat_change(
@@ -261,11 +262,17 @@ def seat_top_up(*, table_id: int, user, amount: int, sit_in: str | None = None) 
         _not_tournament(table)
         now, seat = _seats_now(table=table, user=user)
         if now.hand is not None and str(seat.number - 1) in now.hand.players:
-            raise TableError("hand_in_progress", _("Top up between hands, once this hand is over."))
+            raise now.refused("hand_in_progress", _("Top up between hands, once this hand is over."))
         stack = now.stacks.get(seat.number, 0) + amount
         if sit_in is not None and stack < table.big_blind:
-            raise TableError("no_chips", _("Add at least a big blind to sit in: your stack would be below it."))
-        cashier.seat_top_up(user=user, table=table, amount=amount)
+            raise now.refused(
+                "no_chips", _("Add at least a big blind to sit in: your stack would be below it.")
+            )
+        try:
+            cashier.seat_top_up(user=user, table=table, amount=amount)
+        except CashierError:  # the wallet, the bounds, the cap: refused with nothing moved
+            now.view_back()
+            raise
         now.stacks[seat.number] = stack
         data: dict = {"seat": seat.number, "top_up": amount}
         if sit_in is not None:
@@ -332,6 +339,17 @@ class _SeatsNow:
     seats: list[Seat]
     stacks: dict[int, int]
     hand: Hand | None
+    view: held.TableView | None = None  # the table's view the change took (a hand running)
+
+    def refused(self, code: str, message) -> TableError:
+        """A refusal before anything changed: the view taken goes back as it was (the table's seq is unchanged),
+        so the next action at the table still needs no read."""
+        self.view_back()
+        return TableError(code, message)
+
+    def view_back(self) -> None:
+        if self.view is not None:
+            held.keep(self.view)
 
 
 def _seats_now(*, table: Table, user) -> tuple[_SeatsNow, Seat]:
@@ -340,12 +358,12 @@ def _seats_now(*, table: Table, user) -> tuple[_SeatsNow, Seat]:
     none)."""
     view = _view_locked(table=table)
     if view is not None:
-        now = _SeatsNow(seats=view.seats, stacks=view.stacks, hand=view.hand)
+        now = _SeatsNow(seats=view.seats, stacks=view.stacks, hand=view.hand, view=view)
     else:
         now = _SeatsNow(seats=table_seats(table=table), stacks=seat_stacks(table=table), hand=None)
     seat = next((s for s in now.seats if s.user_id == user.id), None)
     if seat is None:
-        raise TableError("not_seated", _("You have no seat at this table."))
+        raise now.refused("not_seated", _("You have no seat at this table."))
     return now, seat
 
 

@@ -14,6 +14,7 @@ from tests.factories import (
     act,
     legal_now,
     play_out,
+    player_create,
     sit,
     states_sent,
     table_create,
@@ -128,3 +129,39 @@ def test_a_busted_player_buys_back_and_sits_in_during_a_hand_on_the_tables_view(
     assert told == seat_stacks(table=table), "the stacks told are the seat accounts' balances"
     assert told[4] == 2_000 and sum(told.values()) == 3 * 2_000 + 2_000 - hand.result["rake"]
     assert ledger_check().ok
+
+
+def test_a_seat_change_refused_during_a_hand_leaves_the_next_action_one_statement(players):
+    """Refusals under the table's lock change nothing: a top-up during one's own hand, a top-up above the table's
+    maximum (the cashier's refusal), a sit-in or a top-up by someone with no seat. The view of the table they took goes back, so the next action still reads nothing
+    (it read the table again, 3 statements, before)."""
+    from cashier.errors import CashierError
+
+    table = table_create(small_blind=10, big_blind=20)
+    for number, player in enumerate(players[:3], start=1):
+        sit(table, player, number, buy_in=2_000)
+    sit(table, players[3], 4, buy_in=1_000)
+    services.seat_sit_out(table_id=table.id, user=players[3])
+    hand = services.hand_deal(table_id=table.id)
+    assert hand is not None
+    stranger = player_create()
+    refusals = [
+        (lambda: services.seat_top_up(table_id=table.id, user=players[0], amount=100), "hand_in_progress"),
+        (lambda: services.seat_top_up(table_id=table.id, user=players[3], amount=10**9), "buy_in_bounds"),
+        (lambda: services.seat_sit_in(table_id=table.id, user=stranger, post="now"), "not_seated"),
+        (lambda: services.seat_top_up(table_id=table.id, user=stranger, amount=100), "not_seated"),
+    ]
+    for refuse, code in refusals:
+        who, legal = to_act_user(table, players), legal_now(table, hand)
+        act(table, who, "check" if "check" in legal else "call")  # the table's view is now this process's
+        with pytest.raises((services.TableError, CashierError)) as refused:
+            refuse()
+        assert getattr(refused.value, "code", None) == code
+        hand.refresh_from_db()
+        who, legal = to_act_user(table, players), legal_now(table, hand)
+        with CaptureQueriesContext(connection) as captured:
+            act(table, who, "check" if "check" in legal else "call")
+        statements = [query["sql"] for query in captured.captured_queries][1:]  # less the read `act` makes
+        assert len(statements) == 1, f"after {code}:\n" + "\n".join(statements)
+        hand.refresh_from_db()
+        assert hand.status == "running", "the hand lasts through the refusals"
