@@ -276,20 +276,12 @@ def all_in_until_one_busts(table, alice, bob) -> int | None:
     for _ in range(40):
         hand = services.hand_deal(table_id=table.id)
         assert hand is not None
-        while (hand := Hand.objects.filter(table=table, status="running").first()) is not None:
-            state = services.hand_engine(hand=hand, table=table)
-            legal = {item["action"] for item in state.legal_actions()}
-            seat = Seat.objects.get(table=table, number=hand.to_act + 1)
-            user = alice if seat.user_id == alice.id else bob
-            action = "all_in" if "all_in" in legal else ("call" if "call" in legal else "check")
-            services.table_act(
-                table_id=table.id,
-                user=user,
-                hand_id=hand.id,
-                action_no=hand.action_no,
-                action=action,
-                amount=None,
-            )
+        play_out(
+            table,
+            [alice, bob],
+            hand,
+            choose=lambda user, legal: "all_in" if "all_in" in legal else passive(legal),
+        )
         broke = [number for number, stack in seat_stacks(table=table).items() if stack == 0]
         if broke:
             return broke[0]

@@ -26,20 +26,16 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture(autouse=True)
 def fresh_loop_caches():
     """Each test runs its own event loop: the clients, scripts and leases kept per loop start empty."""
-    for cache in (
+    caches = (
         consumers._redis_clients,
         consumers._user_scripts,
         consumers._user_leases,
         consumers._lease_asks,
-    ):
+    )
+    for cache in caches:
         cache.clear()
     yield
-    for cache in (
-        consumers._redis_clients,
-        consumers._user_scripts,
-        consumers._user_leases,
-        consumers._lease_asks,
-    ):
+    for cache in caches:
         cache.clear()
 
 

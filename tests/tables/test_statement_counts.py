@@ -88,6 +88,16 @@ def test_dealing_to_the_same_players_again_takes_ten_statements(players):
     )
 
 
+def _three_dealt_and_one_sitting_out(players):
+    """Blinds 10/20: three players with 2,000 dealt a hand, the fourth (1,000) sitting out of it."""
+    table = table_create(small_blind=10, big_blind=20)
+    for number, player in enumerate(players[:3], start=1):
+        sit(table, player, number, buy_in=2_000)
+    sit(table, players[3], 4, buy_in=1_000)
+    services.seat_sit_out(table_id=table.id, user=players[3])
+    return table, services.hand_deal(table_id=table.id)
+
+
 def test_a_busted_player_buys_back_and_sits_in_during_a_hand_on_the_tables_view(players, monkeypatch):
     """A player out of chips (sitting out) buys back and sits in while the others play a hand: the busiest seat
     change of a full room (a bust or two a hand). One top-up with its `sit_in` (a top-up of 13 statements and
@@ -98,12 +108,7 @@ def test_a_busted_player_buys_back_and_sits_in_during_a_hand_on_the_tables_view(
     from cashier.selectors import ledger_check
 
     states = states_sent(monkeypatch)
-    table = table_create(small_blind=10, big_blind=20)
-    for number, player in enumerate(players[:3], start=1):
-        sit(table, player, number, buy_in=2_000)
-    sit(table, players[3], 4, buy_in=1_000)
-    services.seat_sit_out(table_id=table.id, user=players[3])
-    hand = services.hand_deal(table_id=table.id)
+    table, hand = _three_dealt_and_one_sitting_out(players)
     assert hand is not None and "3" not in hand.players, "dealt without the player sitting out"
     act(table, to_act_user(table, players), "call")  # the table's view is now this process's
     with CaptureQueriesContext(connection) as captured:
@@ -132,17 +137,13 @@ def test_a_busted_player_buys_back_and_sits_in_during_a_hand_on_the_tables_view(
 
 
 def test_a_seat_change_refused_during_a_hand_leaves_the_next_action_one_statement(players):
-    """Refusals under the table's lock change nothing: a top-up during one's own hand, a top-up above the table's
-    maximum (the cashier's refusal), a sit-in or a top-up by someone with no seat. The view of the table they took goes back, so the next action still reads nothing
-    (it read the table again, 3 statements, before)."""
+    """Refusals under the table's lock change nothing: a top-up during one's own hand, a top-up above the
+    table's maximum (the cashier's refusal), a sit-in or a top-up by someone with no seat. The view of the
+    table they took goes back, so the next action still reads nothing (it read the table again, 3
+    statements, before)."""
     from cashier.errors import CashierError
 
-    table = table_create(small_blind=10, big_blind=20)
-    for number, player in enumerate(players[:3], start=1):
-        sit(table, player, number, buy_in=2_000)
-    sit(table, players[3], 4, buy_in=1_000)
-    services.seat_sit_out(table_id=table.id, user=players[3])
-    hand = services.hand_deal(table_id=table.id)
+    table, hand = _three_dealt_and_one_sitting_out(players)
     assert hand is not None
     stranger = player_create()
     refusals = [
