@@ -30,14 +30,20 @@ def wallet_get(*, user: Any, currency: str) -> Account:
 
     Lock: none taken. Safe under concurrency (a unique constraint, then a second read)."""
     currency = currency_validate(currency)
-    if currency == "play":
-        kind = AccountKind.BOT_PLAY if user.is_bot else AccountKind.PLAYER_PLAY
-    else:
-        if user.is_bot:
-            raise CashierError(_("House bots play only with play chips."))
-        kind = AccountKind.PLAYER_EUR
-    account: Account = Account.objects.get_or_create(user=user, kind=kind, currency=currency)[0]
+    account: Account = Account.objects.get_or_create(
+        user=user, kind=wallet_kind(user=user, currency=currency), currency=currency
+    )[0]
     return account
+
+
+def wallet_kind(*, user: Any, currency: str) -> str:
+    """The kind of `user`'s wallet in `currency` (a valid one): play chips are a house bot's own kind; house
+    bots have no EUR wallet."""
+    if currency == "play":
+        return str(AccountKind.BOT_PLAY if user.is_bot else AccountKind.PLAYER_PLAY)
+    if user.is_bot:
+        raise CashierError(_("House bots play only with play chips."))
+    return str(AccountKind.PLAYER_EUR)
 
 
 def system_account_get(*, kind: str, currency: str, ref: str = "") -> Account:

@@ -57,6 +57,7 @@ from cashier.ledger import (
     transfer_post,
     transfer_replayed,
     wallet_get,
+    wallet_kind,
 )
 from cashier.models import (
     EUR_SESSION_CAP,
@@ -834,15 +835,29 @@ def seat_buy_in(
 
 
 def _session_lock(*, user, table: Table) -> tuple[SeatSession, Account, Account]:
-    session = SeatSession.objects.filter(table=table, user=user, closed_at__isnull=True).first()
-    if session is None:
+    """The player's open seat session at `table` with its seat account and the player's wallet, both accounts
+    locked in one statement (SELECT ... FOR UPDATE OF the accounts, in id order as `accounts_lock`), then the
+    session read again under those locks: whoever closes a session holds its account's lock, so a session
+    closed meanwhile is read closed here. Two statements."""
+    rows = (
+        Account.objects.select_for_update(of=("self",))
+        .filter(
+            Q(seat_session__table=table, seat_session__user=user, seat_session__closed_at__isnull=True)
+            | Q(user=user, kind=wallet_kind(user=user, currency=table.currency), currency=table.currency)
+        )
+        .order_by("pk")
+    )
+    wallet = seat = None
+    for account in rows:
+        account._cashier_locked = True
+        if account.kind == AccountKind.SEAT:
+            seat = account
+        else:
+            wallet = account
+    session = SeatSession.objects.filter(account=seat, closed_at__isnull=True).first() if seat else None
+    if session is None or wallet is None:  # no wallet: never seated, as a buy-in comes from it
         raise NotSeated(_("You are not sitting at this table."))
-    wallet = wallet_get(user=user, currency=table.currency)
-    locked = accounts_lock(accounts=[wallet, session.account_id])
-    session = SeatSession.objects.get(pk=session.pk)
-    if session.closed_at is not None:
-        raise NotSeated(_("You are not sitting at this table."))
-    return session, locked[wallet.pk], locked[session.account_id]
+    return session, wallet, seat
 
 
 def seat_top_up(*, user, table: Table, amount: int, now: datetime | None = None) -> SeatSession:
