@@ -240,9 +240,9 @@ def seat_options(
     hand in play keeps the choices it was dealt with."""
     with transaction.atomic():
         table = table_lock(table_id=table_id)
-        seat = _require_seat(table=table, user=user)
+        now, seat = _seats_now(table=table, user=user)
         if straddle and not (table.allow_straddle and table.structure != "fl"):
-            raise TableError("no_straddle", _("This table does not offer the straddle."))
+            raise now.refused("no_straddle", _("This table does not offer the straddle."))
         if auto_muck is not None:
             seat.auto_muck = auto_muck
         if straddle is not None:
@@ -250,7 +250,7 @@ def seat_options(
         if run_twice is not None:
             seat.run_twice = run_twice
         seat.save(update_fields=["auto_muck", "straddle", "run_twice"])
-        _after_seat_change(table=table, event="seat", data={"seat": seat.number}, lobby=False)
+        _after_seat_change(table=table, event="seat", data={"seat": seat.number}, lobby=False, now=now)
 
 
 def seat_top_up(*, table_id: int, user, amount: int, sit_in: str | None = None) -> None:
@@ -285,20 +285,36 @@ def seat_top_up(*, table_id: int, user, amount: int, sit_in: str | None = None) 
 def table_chat(*, table_id: int, user, text: str) -> ChatLine:
     """A chat line from a player seated at the table (spectators read only), sent with its author as the
     server knows them: `player` {name, bot} and `seat`, never a name the text could fake. Kept, so that whoever
-    joins or reloads sees the last lines (selectors.chat_recent); refused to a player staff have muted."""
+    joins or reloads sees the last lines (selectors.chat_recent); refused to a player staff have muted. A line
+    changes nothing of the hand, seats or stacks: the table's view this process holds (a hand running) finds
+    the seat and stays the table's at the line's seq, so the next action still reads nothing."""
     with transaction.atomic():
         table = table_lock(table_id=table_id)
-        seat = _seat_of(table=table, user=user)
-        if seat is None:
-            raise TableError(
-                "not_seated", _("Only the players seated at this table can chat; spectators read.")
-            )
-        if ChatMute.objects.filter(user=user).exists():
-            raise TableError("muted", _("Staff have muted you in the chat: your messages are not sent."))
+        view = held.take(table.id)
+        if view is not None and view.seq != table.seq:
+            view = None
+        if view is not None:
+            seat = next((s for s in view.seats if s.user_id == user.id), None)
+        else:
+            seat = _seat_of(table=table, user=user)
+        try:
+            if seat is None:
+                raise TableError(
+                    "not_seated", _("Only the players seated at this table can chat; spectators read.")
+                )
+            if ChatMute.objects.filter(user=user).exists():
+                raise TableError("muted", _("Staff have muted you in the chat: your messages are not sent."))
+        except TableError:
+            if view is not None:
+                held.keep(view)
+            raise
         line = ChatLine.objects.create(
             table=table, user=user, name=user.username, bot=user.is_bot, seat=seat.number, text=text
         )
-        effects.event(table_id=table.id, event="chat", data=chat_line_json(line))
+        seq = effects.event(table_id=table.id, event="chat", data=chat_line_json(line))
+        if view is not None:
+            view.seq = seq
+            transaction.on_commit(lambda: held.keep(view))
         return line
 
 
@@ -322,13 +338,6 @@ def seat_connection(*, table_id: int, user, connected: bool, still_gone=None) ->
             table=table, event="seat", data={"seat": seat.number, "disconnected": not connected}, lobby=False
         )
         return True
-
-
-def _require_seat(*, table: Table, user) -> Seat:
-    seat = _seat_of(table=table, user=user)
-    if seat is None:
-        raise TableError("not_seated", _("You have no seat at this table."))
-    return seat
 
 
 @dataclass

@@ -100,8 +100,9 @@ def _three_dealt_and_one_sitting_out(players):
 
 def test_a_busted_player_buys_back_and_sits_in_during_a_hand_on_the_tables_view(players, monkeypatch):
     """A player out of chips (sitting out) buys back and sits in while the others play a hand: the busiest seat
-    change of a full room (a bust or two a hand). One top-up with its `sit_in` (a top-up of 13 statements and
-    a sit-in of 5, each under its own lock, before). Under the table's lock it works on the view of the table
+    change of a full room (a bust or two a hand). One top-up with its `sit_in`, 12 statements (a top-up of 13
+    and a sit-in of 5, each under its own lock, before; then 14, the cashier reading the seat session and the
+    wallet twice). Under the table's lock it works on the view of the table
     the last action left in this process (no read of seats, stacks or hand) and leaves it at its seq, so the
     next action is still one statement. The hand then ends with every stack the ledger's, the new chips
     counted."""
@@ -114,7 +115,7 @@ def test_a_busted_player_buys_back_and_sits_in_during_a_hand_on_the_tables_view(
     with CaptureQueriesContext(connection) as captured:
         services.seat_top_up(table_id=table.id, user=players[3], amount=1_000, sit_in="now")
     statements = [query["sql"] for query in captured.captured_queries]
-    assert len(statements) <= 14, "\n".join(statements)
+    assert len(statements) <= 12, "\n".join(statements)
     assert not any('FROM "tables_seat"' in sql or 'FROM "tables_hand"' in sql for sql in statements)
     told = {row["seat"]: row for row in states[-1]["seats"]}
     assert told[4]["stack"] == 2_000 and told[4]["status"] == "waiting_bb", "the seat as it is now, told"
@@ -166,3 +167,67 @@ def test_a_seat_change_refused_during_a_hand_leaves_the_next_action_one_statemen
         assert len(statements) == 1, f"after {code}:\n" + "\n".join(statements)
         hand.refresh_from_db()
         assert hand.status == "running", "the hand lasts through the refusals"
+
+
+def test_a_chat_line_or_a_change_of_options_during_a_hand_leaves_the_next_action_one_statement(
+    players, monkeypatch
+):
+    """Players chat and tick their options (auto-muck, run it twice) while a hand runs. Neither changes the
+    hand, the seats' play or the stacks: each finds the seat in the table's view this process holds and leaves
+    that view the table's, so the next action is still one statement (each read the table again, 3
+    statements, before). Refusals (a muted player, a straddle the table does not offer) likewise. What the
+    watchers are told: the chat line, and the options in the player's own view of the table."""
+    from cashier.selectors import ledger_check
+    from tables.models import ChatMute
+    from tables.state import for_viewer
+
+    sent: list[dict] = []
+    from tables import broadcast
+
+    monkeypatch.setattr(
+        broadcast, "group_send_batch", lambda group, messages, follow=None: sent.extend(messages)
+    )
+    table, hand = _three_dealt_and_one_sitting_out(players)
+    assert hand is not None
+    ChatMute.objects.create(user=players[2], reason="spam")
+    changes = [
+        (lambda: services.table_chat(table_id=table.id, user=players[3], text="gl all"), None),
+        (lambda: services.table_chat(table_id=table.id, user=players[0], text="nh"), None),
+        (
+            lambda: services.seat_options(table_id=table.id, user=players[1], auto_muck=False, straddle=None),
+            None,
+        ),
+        (lambda: services.table_chat(table_id=table.id, user=players[2], text="spam"), "muted"),
+        (
+            lambda: services.seat_options(table_id=table.id, user=players[1], auto_muck=None, straddle=True),
+            "no_straddle",
+        ),
+    ]
+    for change, refusal in changes:
+        hand.refresh_from_db()
+        who, legal = to_act_user(table, players), legal_now(table, hand)
+        act(table, who, "check" if "check" in legal else "call")  # the table's view is now this process's
+        if refusal is None:
+            with CaptureQueriesContext(connection) as captured:
+                change()
+            assert len(captured.captured_queries) <= 8, "\n".join(q["sql"] for q in captured.captured_queries)
+        else:
+            with pytest.raises(services.TableError) as refused:
+                change()
+            assert refused.value.code == refusal
+        hand.refresh_from_db()
+        assert hand.status == "running", "the hand lasts through the changes"
+        who, legal = to_act_user(table, players), legal_now(table, hand)
+        with CaptureQueriesContext(connection) as captured:
+            act(table, who, "check" if "check" in legal else "call")
+        statements = [query["sql"] for query in captured.captured_queries][1:]  # less the read `act` makes
+        assert len(statements) == 1, f"after {refusal or 'a change'}:\n" + "\n".join(statements)
+    chats = [m["text"] for m in sent if m.get("event") == "chat"]
+    assert chats == ["gl all", "nh"], "the lines sent, the muted player's not"
+    seqs = [m["seq"] for m in sent]
+    assert seqs == sorted(seqs) and len(set(seqs)) == len(seqs), "one numbering, in order"
+    last_state = [m for m in sent if m["type"] == "state"][-1]
+    assert for_viewer(last_state, seat_number=2, hole_cards=None)["options"]["auto_muck"] is False
+    play_out(table, players, hand)
+    hand.refresh_from_db()
+    assert hand.status == "complete" and ledger_check().ok
