@@ -36,7 +36,7 @@ QUIET_SECONDS = 10.0  # a table silent this long: a bot looks at its last state 
 
 
 def log(message: str) -> None:
-    print(f"[bench {time.strftime('%H:%M:%S')}] {message}", flush=True)
+    print(f"[bench {time.strftime('%H:%M:%S', time.gmtime())} UTC] {message}", flush=True)
 
 
 def results_write(*, folder, name: str, results: dict, path: Path | None = None) -> Path:

@@ -57,6 +57,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import machine  # noqa: E402
 from harness import (  # noqa: E402
     BASE_DIR,
     Bot,
@@ -1015,7 +1016,9 @@ def main(argv=None) -> int:
         "started": time.strftime("%Y-%m-%d %H:%M:%S"),
         "app": app_commit(),
         "web_routing": web_routing(),
+        "machine": machine.probe(Path(args.folder)),
     }
+    log(machine.describe(results["machine"]))
     ok = False
     try:
         ok = load_run(args, results)
