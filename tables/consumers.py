@@ -483,7 +483,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
         await self.send_json(event["message"])
 
     async def send_json(self, message: dict) -> None:
-        await self.send(text_data=orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode())
+        await self.send(text_data=_dumps(message))
 
     @property
     def authenticated(self) -> bool:
@@ -631,6 +631,38 @@ def language_of(scope: dict) -> str:
 # tournament's start the exists query queued behind the other connections' state reads past daphne's 20 s.
 _tables_seen: set[int] = set()
 
+# The frames of a table's change as any connection without a seat in it sees them (spectators; everyone, for a
+# change of events only), encoded once per process and sent to each such connection: keyed by the group
+# message itself (tables' messages are decoded once per process, pokerroom.layers) and held with it, so its id
+# stays its own while remembered.
+_public_frames: dict[tuple[int, bool], tuple[dict, list[str]]] = {}
+_PUBLIC_FRAMES_REMEMBERED = 256  # changes; one reaches all its local connections within moments
+
+
+def _dumps(message: dict) -> str:
+    return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
+
+
+def public_frames(event: dict, *, batched: bool) -> list[str]:
+    """The frames of a table's change (`room.batch`) for a connection with no seat in it: its events as they
+    are, its snapshot without anyone's cards or `legal` (tables.state.for_viewer with no seat); one frame
+    (`batch`) or one a message, as the connection asked."""
+    key = (id(event), batched)
+    found = _public_frames.get(key)
+    if found is not None and found[0] is event:
+        return found[1]
+    out = [
+        for_viewer(message, seat_number=None, hole_cards=None) if message["type"] == "state" else message
+        for message in event["messages"]
+    ]
+    frames = (
+        [_dumps({"type": "batch", "messages": out})] if batched and len(out) > 1 else [_dumps(m) for m in out]
+    )
+    if len(_public_frames) >= _PUBLIC_FRAMES_REMEMBERED:
+        del _public_frames[next(iter(_public_frames))]
+    _public_frames[key] = (event, frames)
+    return frames
+
 
 def _frames_batched(scope: dict) -> bool:
     """The client asked, in its WebSocket's address (`/ws/tables/<id>/?frames=batch`), for each change of the
@@ -720,8 +752,14 @@ class TableConsumer(RoomConsumer):
     async def room_batch(self, event: dict) -> None:
         """One change of the table: its public events and the snapshot after it. A client that connected with
         `?frames=batch` gets them in one frame (`{"type": "batch", "messages": [...]}`, in seq order), any other
-        one frame a message."""
+        one frame a message. A connection with no seat in the change gets the frames every such connection in
+        this process gets, encoded once (`public_frames`)."""
         messages = event["messages"]
+        if not any(message["type"] == "state" and self.own_seat(message) is not None for message in messages):
+            self.last_seq = max([self.last_seq, *(message.get("seq", 0) for message in messages)])
+            for frame in public_frames(event, batched=self.batched):
+                await self.send(text_data=frame)
+            return
         if self.batched and len(messages) > 1:
             out = [await self.viewer_message(message) for message in messages]
             await self.send_json({"type": "batch", "messages": out})

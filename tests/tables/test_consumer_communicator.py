@@ -2,6 +2,7 @@
 test_live_table): what a spectator and a player are sent, and what is refused."""
 
 import asyncio
+import json
 
 import pytest
 
@@ -72,3 +73,69 @@ def test_a_player_joins_and_is_refused_for_a_bad_buy_in_with_nothing_changed():
         await ws.disconnect()
 
     asyncio.run(scenario())
+
+
+def test_spectators_get_one_shared_frame_of_each_change_without_anyones_cards(players, monkeypatch):
+    """Two spectators (one logged in with no seat, one anonymous) and a seated player watch a hand. Each change
+    reaches the spectators as the same frame, built and encoded once in the process for both (a popular table's
+    watchers cost one encoding, not one each), with nobody's cards, no `legal` and no seat's options in it; the
+    seated player still gets their own cards in theirs."""
+    from channels.db import database_sync_to_async
+    from django.db import connection
+
+    from tables import consumers, services
+    from tests.factories import act, sit_now, to_act_user
+
+    table = table_create(seats=6)
+    alice, bob, carla = players[:3]
+    sit_now(table, alice, 1, buy_in=200)
+    sit_now(table, bob, 2, buy_in=200)
+    hand = services.hand_deal(table_id=table.id)
+    assert hand is not None
+    public_built = []
+    viewer = consumers.for_viewer
+
+    def counting(snapshot, *, seat_number, hole_cards):
+        if seat_number is None:
+            public_built.append(snapshot["seq"])
+        return viewer(snapshot, seat_number=seat_number, hole_cards=hole_cards)
+
+    monkeypatch.setattr(consumers, "for_viewer", counting)
+    cookies = {user: session_cookie_for(user) for user in (alice, carla)}
+
+    def call():
+        try:
+            act(table, to_act_user(table, players), "call")
+        finally:
+            connection.close()  # the thread's own
+
+    async def scenario():
+        clients = [
+            communicator(table.id, cookie=cookies[carla], path_query="?frames=batch"),
+            communicator(table.id, path_query="?frames=batch"),
+            communicator(table.id, cookie=cookies[alice], path_query="?frames=batch"),
+        ]
+        for ws in clients:
+            assert (await ws.connect())[0]
+            assert (await ws.receive_json_from(timeout=5))["type"] == "state"
+            assert (await ws.receive_json_from(timeout=5))["type"] == "chat_history"
+        public_built.clear()
+        await database_sync_to_async(call)()
+        frames = [await ws.receive_from(timeout=5) for ws in clients]
+        for ws in clients:
+            await ws.disconnect()
+        return frames
+
+    seen_by_carla, seen_by_anonymous, seen_by_alice = asyncio.run(scenario())
+    assert seen_by_carla == seen_by_anonymous, "the spectators' frame is one and the same"
+    batch = json.loads(seen_by_carla)
+    assert batch["type"] == "batch" and [m["type"] for m in batch["messages"]][-1] == "state"
+    state = batch["messages"][-1]
+    assert all(row.get("cards") is None for row in state["seats"]), "nobody's cards to a spectator"
+    assert state.get("legal") is None and "options" not in state
+    assert not any(key.startswith("_") for row in state["seats"] for key in row)
+    assert public_built == [state["seq"]], "the spectators' snapshot built once for both"
+    mine = json.loads(seen_by_alice)["messages"][-1]
+    hand.refresh_from_db()
+    assert mine["seq"] == state["seq"]
+    assert sorted(next(r for r in mine["seats"] if r["seat"] == 1)["cards"]) == sorted(hand.hole_cards["0"])

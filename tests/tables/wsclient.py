@@ -21,9 +21,10 @@ def session_cookie_for(user) -> str:
 ORIGIN = (b"origin", b"http://testserver")
 
 
-def communicator(table_id: int, *, cookie: str | None = None, origin=ORIGIN):
+def communicator(table_id: int, *, cookie: str | None = None, origin=ORIGIN, path_query: str = ""):
     """The table's consumer in-process (Channels' WebsocketCommunicator on the room's ASGI application), with
-    the site's Origin and, given a session cookie's value (`session_cookie_for`), that player logged in."""
+    the site's Origin and, given a session cookie's value (`session_cookie_for`), that player logged in;
+    `path_query` as the browser's ("?frames=batch")."""
     from channels.testing import WebsocketCommunicator
 
     from pokerroom.asgi import application
@@ -31,7 +32,7 @@ def communicator(table_id: int, *, cookie: str | None = None, origin=ORIGIN):
     headers = [origin] if origin else []
     if cookie:
         headers.append((b"cookie", f"sessionid={cookie}".encode()))
-    return WebsocketCommunicator(application, f"/ws/tables/{table_id}/", headers=headers)
+    return WebsocketCommunicator(application, f"/ws/tables/{table_id}/{path_query}", headers=headers)
 
 
 class TableClient:
