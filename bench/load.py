@@ -7,6 +7,7 @@ ceiling measured the same way in the same run.
     python bench/load.py --daphnes 1 --workers 2           # one web process (default: one per core), 2 workers
     python bench/load.py --profile 20                      # py-spy on the first daphne for 20 s of the window
     python bench/load.py --bot-processes 2                 # the bots split over 2 OS processes
+    python bench/load.py --think 2 --spectators 5           # and 5 anonymous spectators at each table
     python bench/load.py --curve --bot-processes 2         # the capacity curve: 300 to 1,800 players, 2 s think
     python bench/load.py --think 2 --steady                # the window opens once the first hands have ended
 
@@ -303,18 +304,27 @@ async def room_phase(room: Room, players, tables, args) -> dict:
                 rng=random.Random(rng.random() + index),
             )
         )
+    watchers = spectators_make(
+        [(t.id, table_url(room.web.port, t.id, args.frames)) for t in tables for _ in range(args.spectators)],
+        origin=origin,
+        stats=stats,
+    )
     stop = asyncio.Event()
     gate = asyncio.Semaphore(32)
     started = time.monotonic()
     for bot in bots:
         bot.acting = False  # connect everyone first, then sit them down table by table
-    tasks = [asyncio.ensure_future(bot.run(stop, connect_gate=gate)) for bot in bots]
+    tasks = [asyncio.ensure_future(bot.run(stop, connect_gate=gate)) for bot in [*bots, *watchers]]
     deadline = started + 300
-    while sum(bot.connected.is_set() for bot in bots) < len(bots) and time.monotonic() < deadline:
+    while (
+        sum(bot.connected.is_set() for bot in [*bots, *watchers]) < len(bots) + len(watchers)
+        and time.monotonic() < deadline
+    ):
         await asyncio.sleep(0.5)
     log(
         f"room: {sum(b.connected.is_set() for b in bots)}/{len(bots)} connected in "
         f"{time.monotonic() - started:.1f} s ({stats.connect_failures} failed attempts)"
+        + (f"; {sum(w.connected.is_set() for w in watchers)}/{len(watchers)} spectators" if watchers else "")
     )
     for index, bot in enumerate(bots):
         bot.acting = True
@@ -358,7 +368,7 @@ async def room_phase(room: Room, players, tables, args) -> dict:
         bot.acting = False
     stop.set()
     await asyncio.wait(tasks, timeout=60)
-    lost = sum(len(bot.missing) for bot in bots)
+    lost = sum(len(bot.missing) for bot in [*bots, *watchers])
     return report(
         "room",
         stats,
@@ -559,15 +569,28 @@ async def room_shard(payload: dict, index: int, count: int, conn, flags: dict) -
         )
         for player, url, seed in payload["bots"]
     ]
+    watchers = spectators_make(payload["spectators"], origin=payload["origin"], stats=stats)
     stop = asyncio.Event()
     gate = asyncio.Semaphore(32)
     for bot in bots:
         bot.acting = False  # connect everyone first, then sit them down table by table
-    tasks = [asyncio.ensure_future(bot.run(stop, connect_gate=gate)) for bot in bots]
+    tasks = [asyncio.ensure_future(bot.run(stop, connect_gate=gate)) for bot in [*bots, *watchers]]
     deadline = time.monotonic() + 300
-    while sum(bot.connected.is_set() for bot in bots) < len(bots) and time.monotonic() < deadline:
+    while (
+        sum(bot.connected.is_set() for bot in [*bots, *watchers]) < len(bots) + len(watchers)
+        and time.monotonic() < deadline
+    ):
         await asyncio.sleep(0.5)
-    conn.send(("connected", (sum(b.connected.is_set() for b in bots), stats.connect_failures)))
+    conn.send(
+        (
+            "connected",
+            (
+                sum(b.connected.is_set() for b in bots),
+                stats.connect_failures,
+                sum(w.connected.is_set() for w in watchers),
+            ),
+        )
+    )
     await flag_wait(flags["go"], flags["stop"])
     rate = max(1, round(args.join_rate / count))  # together: --join-rate joins a second
     for n, bot in enumerate(bots):
@@ -585,7 +608,15 @@ async def room_shard(payload: dict, index: int, count: int, conn, flags: dict) -
         bot.acting = False
     stop.set()
     await asyncio.wait(tasks, timeout=60)
-    return stats_export(stats, at_close, seqs_never_received=sum(len(bot.missing) for bot in bots))
+    return stats_export(
+        stats, at_close, seqs_never_received=sum(len(bot.missing) for bot in [*bots, *watchers])
+    )
+
+
+def spectators_make(places, *, origin: str, stats: Stats) -> list[Bot]:
+    """Anonymous spectators (`--spectators` a table): they connect as the bots do and only read, their seq gaps
+    counted with the players'."""
+    return [Bot(url=url, origin=origin, stats=stats, table_id=table_id) for table_id, url in places]
 
 
 async def bare_phase_split(room: Room, bare_tables: list, args) -> dict:
@@ -657,7 +688,16 @@ async def room_phase_split(room: Room, players, tables, args) -> dict:
         room,
         "room",
         [
-            {"args": args, "origin": origin, "bots": [bot for table in share for bot in by_table[table.id]]}
+            {
+                "args": args,
+                "origin": origin,
+                "bots": [bot for table in share for bot in by_table[table.id]],
+                "spectators": [
+                    (table.id, table_url(room.web.port, table.id, args.frames))
+                    for table in share
+                    for _ in range(args.spectators)
+                ],
+            }
             for share in tables_dealt(tables, args.bot_processes)
         ],
     )
@@ -677,6 +717,11 @@ async def room_phase_split(room: Room, players, tables, args) -> dict:
             f"room: {sum(c[0] for c in connected if c)}/{len(players)} connected in "
             f"{time.monotonic() - started:.1f} s ({sum(c[1] for c in connected if c)} failed attempts, "
             f"{args.bot_processes} bot processes)"
+            + (
+                f"; {sum(c[2] for c in connected if c)}/{args.spectators * len(tables)} spectators"
+                if args.spectators
+                else ""
+            )
         )
         shards.flags["go"].set()
         joins = len(players) / args.join_rate
@@ -910,6 +955,7 @@ def curve_point_argv(args, players: int) -> list[str]:
         "seed",
         "bot_processes",
         "join_rate",
+        "spectators",
         "folder",
         "profile",
         "frames",
@@ -978,6 +1024,9 @@ def main(argv=None) -> int:
         help="split the bots (by table) over this many OS processes, each with its own loop",
     )
     parser.add_argument("--join-rate", type=int, default=60, help="joins sent a second after all connected")
+    parser.add_argument(
+        "--spectators", type=int, default=0, help="anonymous spectators a table, connected with the players"
+    )
     parser.add_argument("--folder", default=str(BASE_DIR / "var" / "bench" / "load"))
     parser.add_argument(
         "--curve",
