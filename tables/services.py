@@ -290,9 +290,7 @@ def table_chat(*, table_id: int, user, text: str) -> ChatLine:
     the seat and stays the table's at the line's seq, so the next action still reads nothing."""
     with transaction.atomic():
         table = table_lock(table_id=table_id)
-        view = held.take(table.id)
-        if view is not None and view.seq != table.seq:
-            view = None
+        view = _view_held(table=table)
         if view is not None:
             seat = next((s for s in view.seats if s.user_id == user.id), None)
         else:
@@ -965,11 +963,18 @@ def _view_current(view: held.TableView) -> bool:
     return Table.objects.filter(pk=view.table.id, seq=view.seq).exists()
 
 
+def _view_held(*, table: Table) -> held.TableView | None:
+    """The view of the table this process holds, taken out, if it is the table still (the caller holds its
+    lock); else None, with no read."""
+    view = held.take(table.id)
+    return view if view is not None and view.seq == table.seq else None
+
+
 def _view_locked(*, table: Table) -> held.TableView | None:
     """The table's view under its lock (the caller holds it): the one this process holds if it is the table
     still, else read; None when no hand is running."""
-    view = held.take(table.id)
-    if view is not None and view.seq == table.seq:
+    view = _view_held(table=table)
+    if view is not None:
         return view
     hand = hand_running(table=table)
     if hand is None:
