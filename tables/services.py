@@ -325,15 +325,23 @@ def seat_connection(*, table_id: int, user, connected: bool, still_gone=None) ->
         return False  # a spectator: no seat to mark, no lock to take
     with transaction.atomic():
         table = table_lock(table_id=table_id)
-        seat = _seat_of(table=table, user=user)
-        if seat is None or seat.disconnected == (not connected):
-            return False
-        if not connected and still_gone is not None and not still_gone():
+        try:
+            now, seat = _seats_now(table=table, user=user)
+        except TableError:
+            return False  # the seat was left meanwhile (the view went back)
+        if seat.disconnected == (not connected) or (
+            not connected and still_gone is not None and not still_gone()
+        ):
+            now.view_back()
             return False
         seat.disconnected = not connected
         seat.save(update_fields=["disconnected"])
         _after_seat_change(
-            table=table, event="seat", data={"seat": seat.number, "disconnected": not connected}, lobby=False
+            table=table,
+            event="seat",
+            data={"seat": seat.number, "disconnected": not connected},
+            lobby=False,
+            now=now,
         )
         return True
 

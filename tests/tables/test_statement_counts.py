@@ -231,3 +231,50 @@ def test_a_chat_line_or_a_change_of_options_during_a_hand_leaves_the_next_action
     play_out(table, players, hand)
     hand.refresh_from_db()
     assert hand.status == "complete" and ledger_check().ok
+
+
+def test_a_player_whose_window_closes_and_opens_during_a_hand_leaves_the_next_action_one_statement(
+    players, monkeypatch
+):
+    """A player's last window at the table closes during a hand, then opens again: the seat is marked away and
+    back for everyone to see, and neither mark costs the next action a read of the table (each made it read
+    the table again, 3 statements, before). A mark that changes nothing (already away, or a window of theirs
+    opened meanwhile) publishes nothing and leaves the view as it was too."""
+    from tables import broadcast
+
+    sent: list[dict] = []
+    monkeypatch.setattr(
+        broadcast, "group_send_batch", lambda group, messages, follow=None: sent.extend(messages)
+    )
+    table, hand = _three_dealt_and_one_sitting_out(players)
+    assert hand is not None
+    marks = [
+        (players[1], False, None, True),
+        (players[1], False, None, False),  # already away
+        (players[0], False, lambda: False, False),  # a window of theirs opened meanwhile
+        (players[1], True, None, True),
+    ]
+    for player, connected, still_gone, changed in marks:
+        hand.refresh_from_db()
+        who, legal = to_act_user(table, players), legal_now(table, hand)
+        act(table, who, "check" if "check" in legal else "call")  # the table's view is now this process's
+        before = len(sent)
+        assert (
+            services.seat_connection(
+                table_id=table.id, user=player, connected=connected, still_gone=still_gone
+            )
+            is changed
+        )
+        told = [m for m in sent[before:] if m.get("event") == "seat"]
+        assert told == ([{**told[0], "seat": 2, "disconnected": not connected}] if changed else [])
+        hand.refresh_from_db()
+        assert hand.status == "running", "the hand lasts through the marks"
+        who, legal = to_act_user(table, players), legal_now(table, hand)
+        with CaptureQueriesContext(connection) as captured:
+            act(table, who, "check" if "check" in legal else "call")
+        statements = [query["sql"] for query in captured.captured_queries][1:]  # less the read `act` makes
+        assert len(statements) == 1, f"after marking {player} connected={connected}:\n" + "\n".join(
+            statements
+        )
+    seats = [m for m in sent if m["type"] == "state"][-1]["seats"]
+    assert not any(seat.get("disconnected") for seat in seats if seat), "back at the table, as everyone sees"
