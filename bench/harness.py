@@ -452,6 +452,9 @@ class Stats:
     latencies: list[float] = field(default_factory=list)  # seconds, act sent -> its broadcast received
     # the same, of the acts that ended their hand (settled, the seats' requests carried out): the heavy ones
     latencies_hand_end: list[float] = field(default_factory=list)
+    # the same, of each hand's first act after its deal (the deal was the worker's: the first act's web process
+    # reads the table again)
+    latencies_first_act: list[float] = field(default_factory=list)
     acts_sent: int = 0
     acts_confirmed: int = 0
     errors: Counter = field(default_factory=Counter)
@@ -504,6 +507,7 @@ class Bot:
         self.decided: tuple[int, int] | None = None  # the last decision answered
         self.pending: tuple[int, int, float] | None = None  # (hand id, action no, sent at)
         self.frame_ends_hand = False  # the frame being read ended a hand
+        self.hand_first_action: tuple[int, int] | None = None  # (hand id, its action_no when first seen)
         self.state: dict | None = None
         self.connected = asyncio.Event()
         self.synced_at: float | None = None  # when the first state after the latest connect arrived
@@ -667,6 +671,10 @@ class Bot:
         if kind == "state":
             self.state = message
             hand = message.get("hand")
+            if hand is not None and (
+                self.hand_first_action is None or self.hand_first_action[0] != hand["id"]
+            ):
+                self.hand_first_action = (hand["id"], hand["action_no"])
             if (
                 self.pending is not None
                 and hand is not None
@@ -682,6 +690,8 @@ class Bot:
             self.stats.latencies.append(now - self.pending[2])
             if self.frame_ends_hand:
                 self.stats.latencies_hand_end.append(now - self.pending[2])
+            if self.hand_first_action == self.pending[:2]:
+                self.stats.latencies_first_act.append(now - self.pending[2])
             self.stats.acts_confirmed += 1
         self.pending = None
 
@@ -767,7 +777,8 @@ class Bot:
 
 
 def latency_summary(stats: Stats) -> dict:
-    """p50/p95/p99/max/n of every confirmed act, and of the acts that ended their hand (`hand_end`)."""
+    """p50/p95/p99/max/n of every confirmed act, of the acts that ended their hand (`hand_end`) and of each
+    hand's first act after its deal (`first_act`)."""
 
     def summary(seconds: list[float]) -> dict:
         ms = [x * 1000 for x in seconds]
@@ -779,7 +790,11 @@ def latency_summary(stats: Stats) -> dict:
             "n": len(ms),
         }
 
-    return {**summary(stats.latencies), "hand_end": summary(stats.latencies_hand_end)}
+    return {
+        **summary(stats.latencies),
+        "hand_end": summary(stats.latencies_hand_end),
+        "first_act": summary(stats.latencies_first_act),
+    }
 
 
 def tables_stalled(stats: Stats, table_ids, *, now: float, quiet: float) -> list[int]:

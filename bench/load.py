@@ -204,10 +204,15 @@ def report(
         "acts_sent": stats.acts_sent,
         "acts_confirmed": stats.acts_confirmed,
         "latency_ms": {
-            k: (round(v, 1) if isinstance(v, float) else v) for k, v in lat.items() if k != "hand_end"
+            k: (round(v, 1) if isinstance(v, float) else v)
+            for k, v in lat.items()
+            if k not in ("hand_end", "first_act")
         },
         "latency_hand_end_ms": {
             k: (round(v, 1) if isinstance(v, float) else v) for k, v in lat["hand_end"].items()
+        },
+        "latency_first_act_ms": {
+            k: (round(v, 1) if isinstance(v, float) else v) for k, v in lat["first_act"].items()
         },
         "errors": dict(stats.errors),
         "sent": dict(stats.sent),
@@ -230,6 +235,12 @@ def report(
         log(
             f"{name}: acts that ended their hand: p50 {end['p50']:.1f} ms, p95 {end['p95']:.1f} ms, p99 "
             f"{end['p99']:.1f} ms (n={end['n']})"
+        )
+    first = lat["first_act"]
+    if first["n"]:
+        log(
+            f"{name}: each hand's first act: p50 {first['p50']:.1f} ms, p95 {first['p95']:.1f} ms, p99 "
+            f"{first['p99']:.1f} ms (n={first['n']})"
         )
     log(f"{name}: CPU % of one core: {window['cpu_percent_of_one_core']}")
     log(f"{name}: messages sent by the bots: {dict(stats.sent)}")
@@ -492,6 +503,7 @@ def stats_export(stats: Stats, last_action_at: dict, **extra) -> dict:
     return {
         "latencies": stats.latencies,
         "latencies_hand_end": stats.latencies_hand_end,
+        "latencies_first_act": stats.latencies_first_act,
         "acts_sent": stats.acts_sent,
         "acts_confirmed": stats.acts_confirmed,
         "errors": dict(stats.errors),
@@ -512,6 +524,7 @@ def stats_merge(parts: list[dict]) -> Stats:
     for part in parts:
         merged.latencies.extend(part["latencies"])
         merged.latencies_hand_end.extend(part.get("latencies_hand_end", []))
+        merged.latencies_first_act.extend(part.get("latencies_first_act", []))
         merged.errors.update(part["errors"])
         merged.sent.update(part.get("sent", {}))
         for name in (

@@ -47,3 +47,30 @@ def test_an_act_whose_change_ended_the_hand_is_counted_apart_too():
     summary = latency_summary(stats)
     assert summary["n"] == 3 and summary["hand_end"]["n"] == 1
     assert stats.latencies_hand_end == [stats.latencies[1]]
+
+
+def test_each_hands_first_act_after_its_deal_is_counted_apart_too():
+    """The first act of a hand comes after a deal made elsewhere (the worker): its figure is told apart from
+    the acts that follow it, which find the table's view where the last act left it."""
+    stats = Stats(measuring=True)
+    bot = _bot(stats)
+    seats = [{"seat": 2, "player": {"name": "load-1"}, "stack": 1_000, "status": "active"}]
+
+    async def scenario() -> None:
+        for hand_id in (12, 13):
+            await bot.handle(
+                {
+                    "type": "state",
+                    "seq": hand_id * 10,
+                    "seats": seats,
+                    "hand": {"id": hand_id, "action_no": 2},
+                }
+            )
+            for action_no, seq in ((2, 1), (3, 2)):
+                bot.pending = (hand_id, action_no, time.monotonic())
+                await bot.handle({"type": "event", "seq": hand_id * 10 + seq, "event": "acted", "seat": 2})
+
+    asyncio.run(scenario())
+    summary = latency_summary(stats)
+    assert summary["n"] == 4 and summary["first_act"]["n"] == 2
+    assert stats.latencies_first_act == [stats.latencies[0], stats.latencies[2]]
