@@ -123,6 +123,9 @@ async def _hand_hole_cards(table_id: int, hand_id: int) -> dict[str, list[str]]:
 
 
 RATE_PER_SECOND = 10
+# How long a change of a table that reached this process before the change made just before it waits for that
+# one (TableConsumer.room_batch): the two were published by two processes, each after its own commit.
+REORDER_WAIT_SECONDS = 0.25
 RATE_BURST = 20
 FLOOD_CLOSE_AFTER = 10  # refused messages in a row before the connection is closed
 CLOSE_FLOOD = 4429
@@ -676,6 +679,10 @@ class TableConsumer(RoomConsumer):
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         self.user = self.scope.get("user")
         self.last_seq = 0
+        self.seq_known = False  # a state sent: `last_seq` is where the table was
+        # Changes that came before the one the table made just before them, waiting for it (`room_batch`).
+        self.early: list[tuple[int, dict]] = []
+        self.early_wait: asyncio.TimerHandle | None = None
         self.cards: tuple[int, int, list[str] | None] | None = None  # (hand id, seat, cards)
         self.limiter = protocol.RateLimiter(rate=RATE_PER_SECOND, burst=RATE_BURST, clock=time.monotonic)
         self.refused_in_row = 0
@@ -729,6 +736,8 @@ class TableConsumer(RoomConsumer):
             await connection_release(
                 self.user.pk, self.table_id, self.channel_name, online=online_id(self.user) is not None
             )
+        if getattr(self, "early_wait", None) is not None:
+            self.early_wait.cancel()
         if hasattr(self, "table_id"):
             await self.channel_layer.group_discard(table_group(self.table_id), self.channel_name)
         await self.player_group_leave()
@@ -750,6 +759,42 @@ class TableConsumer(RoomConsumer):
             await self.send_state(snapshot)
 
     async def room_batch(self, event: dict) -> None:
+        """One change of the table, in the order of its seq: each process publishes its changes after its own
+        commit, so a change can reach this process a moment before the one the table made just before it (a
+        web process's action and the worker's deal). A change that comes early waits here, up to
+        REORDER_WAIT_SECONDS, for the ones before it, and the client gets them in order instead of a gap and a
+        `sync`; after that wait it goes as it is (a change never published: the client asks for `sync`)."""
+        first = min((message.get("seq", 0) for message in event["messages"]), default=0)
+        if self.seq_known and first > self.last_seq + 1:
+            self.early.append((first, event))
+            self.early.sort(key=lambda early: early[0])
+            if self.early_wait is None:
+                self.early_wait = asyncio.get_running_loop().call_later(
+                    REORDER_WAIT_SECONDS, self._early_wait_over
+                )
+            return
+        await self.change_send(event)
+        while self.early and self.early[0][0] <= self.last_seq + 1:
+            await self.change_send(self.early.pop(0)[1])
+        if not self.early and self.early_wait is not None:
+            self.early_wait.cancel()
+            self.early_wait = None
+
+    def _early_wait_over(self) -> None:
+        """The changes before the early ones did not come in time: they go (through the consumer's own queue,
+        so they are sent between two messages, never in the middle of one's sending)."""
+        self.early_wait = None
+        asyncio.ensure_future(self.channel_layer.send(self.channel_name, {"type": "room.early"}))
+
+    async def room_early(self, event: dict) -> None:
+        if self.early_wait is not None:  # more came early since: this sends them too
+            self.early_wait.cancel()
+            self.early_wait = None
+        early, self.early = self.early, []
+        for _first, change in early:  # none left if the missing change came meanwhile
+            await self.change_send(change)
+
+    async def change_send(self, event: dict) -> None:
         """One change of the table: its public events and the snapshot after it. A client that connected with
         `?frames=batch` gets them in one frame (`{"type": "batch", "messages": [...]}`, in seq order), any other
         one frame a message. A connection with no seat in the change gets the frames every such connection in
@@ -777,6 +822,7 @@ class TableConsumer(RoomConsumer):
 
     async def send_state(self, snapshot: dict) -> None:
         await self.send_json(await self.viewer_state(snapshot))
+        self.seq_known = True
 
     async def viewer_state(self, snapshot: dict) -> dict:
         self.last_seq = max(self.last_seq, snapshot.get("seq", 0))

@@ -139,3 +139,39 @@ def test_spectators_get_one_shared_frame_of_each_change_without_anyones_cards(pl
     hand.refresh_from_db()
     assert mine["seq"] == state["seq"]
     assert sorted(next(r for r in mine["seats"] if r["seat"] == 1)["cards"]) == sorted(hand.hole_cards["0"])
+
+
+def test_a_change_that_arrives_before_the_one_made_just_before_it_waits_for_it(monkeypatch):
+    """Two processes each publish their change of a table after their own commit (a web process's action, the
+    worker's deal), so the later change can arrive first. The client gets them in the order of their seq, not
+    a gap (which costs it a `sync`); a change whose predecessor never comes goes after REORDER_WAIT_SECONDS, and
+    the client, seeing the gap, asks for `sync` as before."""
+    from tables import broadcast, consumers
+
+    monkeypatch.setattr(consumers, "REORDER_WAIT_SECONDS", 0.3)
+    table = table_create(seats=6)
+    group = broadcast.table_group(table.id)
+
+    def chat(seq: int) -> list[dict]:
+        return [{"type": "event", "seq": seq, "event": "chat", "user": "anna", "text": f"line {seq}"}]
+
+    async def scenario():
+        ws = communicator(table.id)
+        await ws.connect()
+        seq = (await ws.receive_json_from(timeout=5))["seq"]
+        await ws.receive_json_from(timeout=5)  # the chat's last lines
+        broadcast.group_send_batch(group, chat(seq + 2))  # the worker's change, published first
+        await asyncio.sleep(0.05)
+        broadcast.group_send_batch(group, chat(seq + 1))  # the web process's, a moment later
+        got = [await ws.receive_json_from(timeout=5) for _ in range(2)]
+        assert [m["seq"] for m in got] == [seq + 1, seq + 2], "in the order the table made them"
+        broadcast.group_send_batch(group, chat(seq + 4))  # seq + 3 was never published
+        started = asyncio.get_running_loop().time()
+        alone = await ws.receive_json_from(timeout=5)
+        waited = asyncio.get_running_loop().time() - started
+        assert alone["seq"] == seq + 4 and 0.25 <= waited < 2, waited
+        broadcast.group_send_batch(group, chat(seq + 5))
+        assert (await ws.receive_json_from(timeout=5))["seq"] == seq + 5, "and on at once after it"
+        await ws.disconnect()
+
+    asyncio.run(scenario())
