@@ -137,6 +137,16 @@ def test_a_busted_player_buys_back_and_sits_in_during_a_hand_on_the_tables_view(
     assert ledger_check().ok
 
 
+def _passive_act_statements(table, players, hand) -> list[str]:
+    """The next player's check or call, and the statements it took, less the read the test's `act` makes
+    first (what the room's action costs: one statement while this process holds the table's view)."""
+    hand.refresh_from_db()
+    who, legal = to_act_user(table, players), legal_now(table, hand)
+    with CaptureQueriesContext(connection) as captured:
+        act(table, who, "check" if "check" in legal else "call")
+    return [query["sql"] for query in captured.captured_queries][1:]
+
+
 def test_a_seat_change_refused_during_a_hand_leaves_the_next_action_one_statement(players):
     """Refusals under the table's lock change nothing: a top-up during one's own hand, a top-up above the
     table's maximum (the cashier's refusal), a sit-in or a top-up by someone with no seat. The view of the
@@ -154,16 +164,11 @@ def test_a_seat_change_refused_during_a_hand_leaves_the_next_action_one_statemen
         (lambda: services.seat_top_up(table_id=table.id, user=stranger, amount=100), "not_seated"),
     ]
     for refuse, code in refusals:
-        who, legal = to_act_user(table, players), legal_now(table, hand)
-        act(table, who, "check" if "check" in legal else "call")  # the table's view is now this process's
+        _passive_act_statements(table, players, hand)  # the table's view is now this process's
         with pytest.raises((services.TableError, CashierError)) as refused:
             refuse()
         assert getattr(refused.value, "code", None) == code
-        hand.refresh_from_db()
-        who, legal = to_act_user(table, players), legal_now(table, hand)
-        with CaptureQueriesContext(connection) as captured:
-            act(table, who, "check" if "check" in legal else "call")
-        statements = [query["sql"] for query in captured.captured_queries][1:]  # less the read `act` makes
+        statements = _passive_act_statements(table, players, hand)
         assert len(statements) == 1, f"after {code}:\n" + "\n".join(statements)
         hand.refresh_from_db()
         assert hand.status == "running", "the hand lasts through the refusals"
@@ -204,9 +209,7 @@ def test_a_chat_line_or_a_change_of_options_during_a_hand_leaves_the_next_action
         ),
     ]
     for change, refusal in changes:
-        hand.refresh_from_db()
-        who, legal = to_act_user(table, players), legal_now(table, hand)
-        act(table, who, "check" if "check" in legal else "call")  # the table's view is now this process's
+        _passive_act_statements(table, players, hand)  # the table's view is now this process's
         if refusal is None:
             with CaptureQueriesContext(connection) as captured:
                 change()
@@ -217,10 +220,7 @@ def test_a_chat_line_or_a_change_of_options_during_a_hand_leaves_the_next_action
             assert refused.value.code == refusal
         hand.refresh_from_db()
         assert hand.status == "running", "the hand lasts through the changes"
-        who, legal = to_act_user(table, players), legal_now(table, hand)
-        with CaptureQueriesContext(connection) as captured:
-            act(table, who, "check" if "check" in legal else "call")
-        statements = [query["sql"] for query in captured.captured_queries][1:]  # less the read `act` makes
+        statements = _passive_act_statements(table, players, hand)
         assert len(statements) == 1, f"after {refusal or 'a change'}:\n" + "\n".join(statements)
     chats = [m["text"] for m in sent if m.get("event") == "chat"]
     assert chats == ["gl all", "nh"], "the lines sent, the muted player's not"
@@ -255,25 +255,18 @@ def test_a_player_whose_window_closes_and_opens_during_a_hand_leaves_the_next_ac
         (players[1], True, None, True),
     ]
     for player, connected, still_gone, changed in marks:
-        hand.refresh_from_db()
-        who, legal = to_act_user(table, players), legal_now(table, hand)
-        act(table, who, "check" if "check" in legal else "call")  # the table's view is now this process's
+        _passive_act_statements(table, players, hand)  # the table's view is now this process's
         before = len(sent)
-        assert (
-            services.seat_connection(
-                table_id=table.id, user=player, connected=connected, still_gone=still_gone
-            )
-            is changed
+        marked = services.seat_connection(
+            table_id=table.id, user=player, connected=connected, still_gone=still_gone
         )
+        assert marked is changed
         told = [m for m in sent[before:] if m.get("event") == "seat"]
         assert told == ([{**told[0], "seat": 2, "disconnected": not connected}] if changed else [])
         hand.refresh_from_db()
         assert hand.status == "running", "the hand lasts through the marks"
-        who, legal = to_act_user(table, players), legal_now(table, hand)
-        with CaptureQueriesContext(connection) as captured:
-            act(table, who, "check" if "check" in legal else "call")
-        statements = [query["sql"] for query in captured.captured_queries][1:]  # less the read `act` makes
-        assert len(statements) == 1, f"after marking {player} connected={connected}:\n" + "\n".join(
+        statements = _passive_act_statements(table, players, hand)
+        assert len(statements) == 1, f"after marking {player}, connected={connected}:\n" + "\n".join(
             statements
         )
     seats = [m for m in sent if m["type"] == "state"][-1]["seats"]
