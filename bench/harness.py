@@ -452,8 +452,8 @@ class Stats:
     latencies: list[float] = field(default_factory=list)  # seconds, act sent -> its broadcast received
     # the same, of the acts that ended their hand (settled, the seats' requests carried out): the heavy ones
     latencies_hand_end: list[float] = field(default_factory=list)
-    # the same, of each hand's first act after its deal (the deal was the worker's: the first act's web process
-    # reads the table again)
+    # the same, of each hand's first act, the one after the deal (made by the worker, another process: the web
+    # process reads the new hand with the players' cards, and its first act is then one statement as any other)
     latencies_first_act: list[float] = field(default_factory=list)
     acts_sent: int = 0
     acts_confirmed: int = 0

@@ -50,8 +50,8 @@ def test_an_act_whose_change_ended_the_hand_is_counted_apart_too():
 
 
 def test_each_hands_first_act_after_its_deal_is_counted_apart_too():
-    """The first act of a hand comes after a deal made elsewhere (the worker): its figure is told apart from
-    the acts that follow it, which find the table's view where the last act left it."""
+    """The first act of a hand comes after a deal made by another process (the worker): its figure is told
+    apart from the acts that follow it in the same hand."""
     stats = Stats(measuring=True)
     bot = _bot(stats)
     seats = [{"seat": 2, "player": {"name": "load-1"}, "stack": 1_000, "status": "active"}]
