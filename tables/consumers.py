@@ -82,7 +82,14 @@ def _table_turn(table_id: int) -> asyncio.Lock:
     return lock
 
 
-_settlements: set[asyncio.Task] = set()  # held until done: the loop keeps only weak references to tasks
+_background: set[asyncio.Task] = set()  # held until done: the loop keeps only weak references to tasks
+
+
+def _in_background(work) -> None:
+    """Run coroutine `work` on this event loop without waiting for it, the task held until it is done."""
+    task = asyncio.get_running_loop().create_task(work)
+    _background.add(task)
+    task.add_done_callback(_background.discard)
 
 
 def _settle_soon(table_id: int) -> None:
@@ -97,9 +104,7 @@ def _settle_soon(table_id: int) -> None:
         except Exception:  # noqa: BLE001 - logged; the sweep settles the table
             logger.exception("the settlement of the last hand at table %s failed", table_id)
 
-    task = asyncio.get_running_loop().create_task(settle())
-    _settlements.add(task)
-    task.add_done_callback(_settlements.discard)
+    _in_background(settle())
 
 
 _card_loads: dict[tuple[int, int, int], asyncio.Future] = {}
@@ -784,7 +789,7 @@ class TableConsumer(RoomConsumer):
         """The changes before the early ones did not come in time: they go (through the consumer's own queue,
         so they are sent between two messages, never in the middle of one's sending)."""
         self.early_wait = None
-        asyncio.ensure_future(self.channel_layer.send(self.channel_name, {"type": "room.early"}))
+        _in_background(self.channel_layer.send(self.channel_name, {"type": "room.early"}))
 
     async def room_early(self, event: dict) -> None:
         if self.early_wait is not None:  # more came early since: this sends them too
