@@ -25,6 +25,20 @@ class UserAdmin(BaseUserAdmin):
     readonly_fields = ("identity_verified_at", "identity_verified_by")
     actions = ["identity_verify"]
 
+    def save_model(self, request, obj, form, change):
+        """Unticking Active closes the account as the player page does (seats cashed out, tournament
+        registrations refunded, hands running no longer taking the player's actions); ticking it opens it
+        again. Both through the service, with their audit entries."""
+        switched = change and "is_active" in form.changed_data
+        wanted = obj.is_active
+        if switched:
+            obj.is_active = not wanted  # the service changes it
+        super().save_model(request, obj, form, change)
+        if switched:
+            from accounts.services import account_active_set
+
+            account_active_set(user=obj, active=wanted, staff_user=request.user)
+
     def get_fieldsets(self, request, obj=None):
         fieldsets = super().get_fieldsets(request, obj)
         if request.user.is_superuser or obj is None:

@@ -117,6 +117,37 @@ def identity_verify(*, user, staff_user) -> bool:
     return bool(done)
 
 
+_account_closer: Callable | None = None
+
+
+def account_close_register(func: Callable) -> None:
+    """`func(*, user, staff_user, note)`: what closing an account does beyond the flag (the cashier's
+    `player_deactivate`: seats cashed out, tournaments left, wallets locked while it happens)."""
+    global _account_closer
+    _account_closer = func
+
+
+def account_active_set(*, user, active: bool, staff_user, note: str = "") -> None:
+    """Staff open or close an account from the admin's Users page: closing is the registered service (the same
+    as the player page's), opening `player_reactivate`; each recorded in the audit log. Lock: none held."""
+    if active:
+        player_reactivate(user=user, staff_user=staff_user, note=note)
+    elif _account_closer is not None:
+        _account_closer(user=user, staff_user=staff_user, note=note)
+    else:  # no cashier: nothing to cash out, the flag and its audit entry only
+        with transaction.atomic():
+            if User.objects.filter(pk=user.pk, is_active=True).update(is_active=False):
+                staff_action_record(
+                    actor=staff_user,
+                    action="player.deactivate",
+                    target=user,
+                    before={"is_active": True},
+                    after={"is_active": False},
+                    note=note,
+                )
+        user.is_active = False
+
+
 def player_reactivate(*, user, staff_user, note: str = "") -> None:
     with transaction.atomic():
         if User.objects.filter(pk=user.pk, is_active=False).update(is_active=True):

@@ -7,7 +7,8 @@ class CashierConfig(AppConfig):
     verbose_name = _("Cashier")
 
     def ready(self) -> None:
-        from accounts.services import user_signed_up_register
-        from cashier.services import play_chips_welcome
+        from accounts.services import account_close_register, user_signed_up_register
+        from cashier.services import play_chips_welcome, player_deactivate
 
         user_signed_up_register(play_chips_welcome)
+        account_close_register(player_deactivate)

@@ -10,6 +10,12 @@ The function locks its own table, cashes the seat out at once (`services.seat_ca
 no hand is being played there, or else flags it (`services.seat_cash_out_after_hand`) and cashes it out when
 the hand ends. Until one is registered the cashier cashes the session out itself, seat rows untouched.
 
+Apps that must act when a player may no longer play (a self-exclusion, a closed account) register a function,
+called once the exclusion or the closing is committed and the player's seats are released, with no lock held:
+
+    hooks.player_barred_register(lambda *, user: ...)   # the table app: refuse their actions in hands running;
+                                                         # tournaments: cancel and refund their registrations
+
 Apps that want to hear of credited deposits (the staff app flags large or unusual ones) register a listener:
 
     hooks.deposit_succeeded_register(lambda *, deposit: ...)
@@ -55,6 +61,21 @@ def seat_release_register(func: Callable[[Any], Any]) -> None:
 def seat_releaser() -> Callable[[Any], Any] | None:
     """The function the table app registered, or None."""
     return _seat_release
+
+
+_player_barred: list[Callable] = []
+
+
+def player_barred_register(func: Callable) -> None:
+    """`func(*, user)`: called after a self-exclusion or an account's closing is committed, in the order
+    registered, with no lock held (each takes its own)."""
+    if func not in _player_barred:
+        _player_barred.append(func)
+
+
+def player_barred(*, user) -> None:
+    for func in _player_barred:
+        func(user=user)
 
 
 _deposit_listeners: list[Callable] = []

@@ -254,8 +254,21 @@ def player_self_exclude(*, user, period: str, recorded_by=None, now: datetime | 
                 target=exclusion,
                 after={"period": period, "ends_at": ends_at},
             )
-    player_seats_cash_out(user=user)
+    player_play_stop(user=user)
     return exclusion
+
+
+def player_play_stop(*, user) -> list[SeatSession]:
+    """A player who may no longer play (self-excluded, or the account closed), everywhere at once: every cash
+    seat cashed out, now or when the hand in play there ends (`player_seats_cash_out`); then the apps above
+    the cashier (`hooks.player_barred`): the hands they are dealt in no longer take their actions (the clock
+    checks or folds for them at once), their registrations for tournaments not started are cancelled and
+    refunded, and a tournament they are playing deals them in as an away player until they are out, paying
+    what their place earns. Returns the seat sessions closed now. Lock: the caller holds no table or ledger
+    lock."""
+    closed = player_seats_cash_out(user=user)
+    hooks.player_barred(user=user)
+    return closed
 
 
 def player_seats_cash_out(*, user) -> list[SeatSession]:
@@ -286,8 +299,8 @@ def seat_cash_out_after_hand(*, session: SeatSession) -> None:
 
 def player_deactivate(*, user, staff_user, note: str = "") -> int:
     """Close a player's account: no more logging in, deposits or sitting down; every seat is cashed out now,
-    or when the hand in play there ends (`player_seats_cash_out`, as for a self-exclusion). Returns the number
-    of seats cashed out now. Lock: the caller holds no table or ledger lock."""
+    or when the hand in play there ends, and tournaments are left as for a self-exclusion (`player_play_stop`).
+    Returns the number of seats cashed out now. Lock: the caller holds no table or ledger lock."""
     with transaction.atomic():
         # The wallets' locks: a buy-in or deposit in flight finishes first, any later one sees the account closed.
         currencies = ("play",) if user.is_bot else ("play", "eur")
@@ -302,7 +315,7 @@ def player_deactivate(*, user, staff_user, note: str = "") -> int:
                 note=note,
             )
     user.is_active = False
-    return len(player_seats_cash_out(user=user))
+    return len(player_play_stop(user=user))
 
 
 def self_exclusion_lift(*, exclusion: SelfExclusion, lifted_by, now: datetime | None = None) -> SelfExclusion:

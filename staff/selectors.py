@@ -17,6 +17,7 @@ from cashier.models import WALLET_KINDS, Account, AccountKind, Deposit, Entry, S
 from cashier.selectors import deposit_limits_for, self_exclusion_active, wallet_entries
 from tables.history.selectors import hands_played_by
 from tables.models import Hand, Seat, Table
+from tournaments.models import Entry as TournamentEntry
 
 PLAYER_PAGE_ROWS = 20
 
@@ -178,6 +179,7 @@ class PlayerOverview:
     withdrawals: list[Withdrawal]
     entries: list[Entry]
     hands: list[Hand]
+    tournaments: list[TournamentEntry]
     limits: list
     exclusions: list[SelfExclusion]
     exclusion_now: SelfExclusion | None
@@ -205,6 +207,11 @@ def player_overview(*, user: User) -> PlayerOverview:
         ),
         entries=list(wallet_entries(user=user)[:rows]),
         hands=list(hands_played_by(user_ids=[user.pk])[:rows]),
+        tournaments=list(
+            TournamentEntry.objects.filter(user=user)
+            .select_related("tournament")
+            .order_by("-registered_at")[:rows]
+        ),
         limits=deposit_limits_for(user=user),
         exclusions=list(SelfExclusion.objects.filter(user=user).select_related("created_by", "lifted_by")),
         exclusion_now=self_exclusion_active(user=user),

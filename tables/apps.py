@@ -11,3 +11,4 @@ class TablesConfig(AppConfig):
         from tables import services
 
         hooks.seat_release_register(services.hook_seat_release)
+        hooks.player_barred_register(services.hook_player_barred)

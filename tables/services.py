@@ -463,8 +463,12 @@ def hand_deal(*, table_id: int, by_tournament: bool = False, first_button: int |
         all_seats = table_seats(table=table)
         seats = {s.number - 1: s for s in all_seats if s.user_id is not None}
         sessions, by_number = seat_sessions_and_stacks(table=table)
+        barred: set[int] = set()
         if by_tournament:  # a busted player's seat is emptied by the tournament; none is dealt in meanwhile
             seats = {number: seat for number, seat in seats.items() if by_number.get(number + 1, 0) > 0}
+            # Self-excluded players and closed accounts stay in the tournament as away players (their chips
+            # are theirs), dealt in but never asked: the clock checks or folds for them at once.
+            barred = cashier_selectors.users_barred(user_ids=[seat.user_id for seat in seats.values()])
         stacks = {number: by_number.get(number + 1, 0) for number in seats}
         if not by_tournament:
             # A player without a big blind left cannot be dealt in: sit them out until they top up.
@@ -591,6 +595,7 @@ def hand_deal(*, table_id: int, by_tournament: bool = False, first_button: int |
                     "name": seats[number].user.username,
                     "bot": seats[number].user.is_bot,
                     "session": sessions[number + 1],
+                    **({"barred": True} if seats[number].user_id in barred else {}),
                 }
                 for number in plan.dealt_in
             },
@@ -707,11 +712,19 @@ def _settle_after(acted: _Acted, *, later: bool) -> int | None:
 
 
 def _act_judge(
-    *, view: held.TableView, player: int, hand_id: int, action_no: int, action: str, amount: int | None
+    *,
+    view: held.TableView,
+    player: int,
+    hand_id: int,
+    action_no: int,
+    action: str,
+    amount: int | None,
+    asked: bool = True,
 ) -> _Acted:
     """The action of the player whose user id is `player`, judged against `view` (the table as it was at
     `view.seq`): what it does, or a TableError saying why not. Writes nothing; the engine's state of a refused
-    action goes back to the cache unchanged."""
+    action goes back to the cache unchanged. `asked`: the player asked for it (not the clock or a bot's move),
+    refused to a player who may no longer play."""
     hand, table = view.hand, view.table
     if hand.id != hand_id:
         raise TableError("stale", _("That hand is over."))
@@ -720,6 +733,14 @@ def _act_judge(
     seat = next((int(s) for s, dealt in hand.players.items() if dealt["user"] == player), None)
     if seat is None:
         raise TableError("not_in_hand", _("You are not playing this hand."))
+    if asked and _barred(hand, seat):
+        raise TableError(
+            "barred",
+            _(
+                "Your account may not play now (a self-exclusion, or the account is closed): the clock checks "
+                "or folds your hand for you."
+            ),
+        )
     state = hand_engine(hand=hand, table=table)
     if state.to_act != seat:
         _remember(hand.id, state)
@@ -1135,9 +1156,16 @@ def _hand_moved_on(*, table: Table, hand: Hand, state: EngineHand, events) -> li
         hand.players_saw_flop = len(state.order) - len(state.folded)
     if not state.is_over:
         hand.to_act = state.to_act
-        hand.deadline = timezone.now() + timedelta(seconds=table.action_seconds)
+        seconds = 0 if _barred(hand, state.to_act) else table.action_seconds
+        hand.deadline = timezone.now() + timedelta(seconds=seconds)
         hand.time_bank_used = False
     return [presenters.event_for_clients(event.as_dict()) for event in events if event.to is None]
+
+
+def _barred(hand: Hand, seat: int | None) -> bool:
+    """Whether the player dealt in at engine seat `seat` may not play (self-excluded, or the account closed):
+    their actions are refused and the clock decides for them as soon as it is their turn."""
+    return bool(hand.players.get(str(seat), {}).get("barred"))
 
 
 def _bot_to_act(*, hand: Hand, state: EngineHand) -> bool:
@@ -1304,7 +1332,12 @@ def hand_timeout(*, hand_id: int, action_no: int) -> bool:
         legal = {item["action"] for item in state.legal_actions()}
         hand_engine_keep(hand.id, state)  # unchanged: the judgement takes it again
         seat = next((s for s in view.seats if s.number == seat_no + 1), None)
-        if seat is not None and not hand.time_bank_used and seat.time_bank_ms > 0:
+        if (
+            seat is not None
+            and not hand.time_bank_used
+            and seat.time_bank_ms > 0
+            and not _barred(hand, seat_no)
+        ):
             hand.deadline = timezone.now() + timedelta(milliseconds=seat.time_bank_ms)
             hand.time_bank_used = True
             hand.save(update_fields=["deadline", "time_bank_used"])
@@ -1320,6 +1353,7 @@ def hand_timeout(*, hand_id: int, action_no: int) -> bool:
             action_no=action_no,
             action=kind,
             amount=None,
+            asked=False,
         )
         timeouts = acted.row.timeouts_in_row + 1
         changes = {**acted.row_changes, "timeouts_in_row": timeouts}
@@ -1388,7 +1422,13 @@ def bot_act(*, hand_id: int, action_no: int) -> bool:
             legal=state.legal_actions(), pot=pot, stack=state.stacks.get(seat, 0), chip=table.chip
         )
         acted = _act_judge(
-            view=view, player=dealt["user"], hand_id=hand_id, action_no=action_no, action=kind, amount=amount
+            view=view,
+            player=dealt["user"],
+            hand_id=hand_id,
+            action_no=action_no,
+            action=kind,
+            amount=amount,
+            asked=False,
         )
         if not _act_write(acted, locked=table):
             raise RuntimeError(f"table {table.id}: a bot's move under the table's lock missed its seq")
@@ -1439,6 +1479,37 @@ def hook_seat_release(session):
             _seats_freed(table=table)
             _after_seat_change(table=table, event="seat", data={"seat": seat.number, "player": None})
         return closed
+
+
+def hook_player_barred(*, user) -> int:
+    """For the cashier: `user` may no longer play (self-excluded, or the account closed). In every hand running
+    where they are dealt in, their actions are refused from now on and the clock checks or folds for them at
+    once (`_barred`); at a tournament table every later deal does the same until they are out. Their cash
+    seats are released by `hook_seat_release`. Returns the hands marked. Locks each table in turn."""
+    marked = 0
+    for table_id in Seat.objects.filter(user=user).values_list("table_id", flat=True):
+        with transaction.atomic():
+            table = table_lock(table_id=table_id)
+            try:
+                now, seat = _seats_now(table=table, user=user)
+            except TableError:
+                continue  # the seat was freed meanwhile
+            hand, number = now.hand, seat.number - 1
+            if (
+                hand is None
+                or hand.players.get(str(number), {}).get("user") != user.id
+                or _barred(hand, number)
+            ):
+                now.view_back()
+                continue
+            hand.players[str(number)]["barred"] = True
+            if hand.to_act == number:
+                hand.deadline = timezone.now()  # due now: the clock decides for them
+            hand.save(update_fields=["players", "deadline"])
+            # Published as any change of the seat, without saying why: a self-exclusion is nobody else's business.
+            _after_seat_change(table=table, event="seat", data={"seat": seat.number}, lobby=False, now=now)
+            marked += 1
+    return marked
 
 
 # --- seats coming free: removal, waiting lists, house bots making room (docs/tables.md) ----------------------

@@ -219,14 +219,19 @@ def legal_now(table, hand) -> set[str]:
 
 
 def play_out(table, players, hand, *, choose: Callable = lambda user, legal: passive(legal)) -> Hand:
-    """Play `hand` to its end, each player to act taking `choose(user, legal actions)`."""
+    """Play `hand` to its end, each player to act taking `choose(user, legal actions)`; a choice of None leaves
+    the decision to the clock (its timeout checks or folds)."""
     while True:
         hand.refresh_from_db()
         if hand.status != "running":
             return hand
         legal = legal_now(table, hand)
         user = to_act_user(table, players)
-        act(table, user, choose(user, legal))
+        kind = choose(user, legal)
+        if kind is None:
+            assert services.hand_timeout(hand_id=hand.id, action_no=hand.action_no)
+        else:
+            act(table, user, kind)
 
 
 def play_out_counting(table, hand, players, *, settle_later=False) -> list:

@@ -7,10 +7,13 @@ class TournamentsConfig(AppConfig):
     verbose_name = _("Tournaments")
 
     def ready(self) -> None:
+        from cashier import hooks
         from tables import chips
         from tables.tasks import later_task_register
         from tournaments.play import TournamentHooks
+        from tournaments.services import hook_player_barred
         from tournaments.tasks import tournament_floor_task
 
         chips.tournament_hooks_register(TournamentHooks())
         later_task_register("tournament", tournament_floor_task)
+        hooks.player_barred_register(hook_player_barred)

@@ -163,6 +163,28 @@ def tournament_unregister(*, tournament_id: int, user) -> Entry:
         return entry
 
 
+def hook_player_barred(*, user) -> list[Entry]:
+    """For the cashier: `user` may no longer play (self-excluded, or the account closed). Each registration for
+    a tournament that has not started is cancelled, buy-in and fee back to the wallet, as an unregistration;
+    an entry in a running tournament stays (its chips are the player's), dealt in as an away player whose
+    hands the clock checks or folds (`tables.services.hook_player_barred`) until they are out, paid what their
+    place earns. Returns the entries refunded. Lock: none held by the caller (each tournament's row in turn)."""
+    refunded = []
+    waiting = Entry.objects.filter(
+        user=user, status=Entry.Status.REGISTERED, tournament__status=Status.REGISTERING
+    ).values_list("tournament_id", flat=True)
+    for tournament_id in list(waiting):
+        with transaction.atomic():
+            tournament = _locked(tournament_id)
+            entry = tournament.entries.filter(user=user, status=Entry.Status.REGISTERED).first()
+            if tournament.status != Status.REGISTERING or entry is None:
+                continue  # started (or left) meanwhile: played as an away player, as above
+            _entry_refund(tournament, entry, Entry.Status.UNREGISTERED)
+            transaction.on_commit(broadcast.lobby_mark_stale)
+            refunded.append(entry)
+    return refunded
+
+
 def _entry_refund(tournament: Tournament, entry: Entry, status: str) -> None:
     cashier.tournament_entry_refund(
         user=entry.user,

@@ -18,12 +18,14 @@ from tables.models import Seat
 from tests.factories import (
     CARD_OK,
     CARD_TIMEOUT,
+    act,
     eur_fund,
     new_key,
     passive,
     play_out,
     player_create,
     sit_now,
+    to_act_user,
 )
 from tests.factories import eur_table_create as table_create
 
@@ -204,13 +206,14 @@ def test_a_seat_in_a_hand_is_cashed_out_when_the_hand_ends(player):
     assert mine.closed_at is None and mine.cash_out_after_hand, "still in the hand"
     with pytest.raises(SelfExcluded):
         sit_now(idle, player, 2, 5_000)
-    # the hand ends (the player folds): the seat is cashed out with what is left of its stack
+    # the hand goes on without their say: their actions are refused, the clock checks or folds for them
+    if to_act_user(busy, [player, opponent]) == player:
+        with pytest.raises(tables.TableError, match="may not play"):
+            act(busy, player, "fold")
     play_out(
-        busy,
-        [player, opponent],
-        hand,
-        choose=lambda user, legal: "fold" if user == player else passive(legal),
+        busy, [player, opponent], hand, choose=lambda user, legal: None if user == player else passive(legal)
     )
+    # the hand ended: the seat is cashed out with what is left of its stack
     mine.refresh_from_db()
     assert mine.closed_at is not None
     assert wallet_balances(user=player)["play"] == 995_000 + mine.left_with

@@ -128,10 +128,16 @@ def test_deactivating_a_player_in_a_hand_cashes_them_out_when_the_hand_ends(boss
 
     assert Seat.objects.get(table=table, number=1).user == anna, "the hand in play goes on"
     seat = Seat.objects.get(table=table, number=hand.to_act + 1)
-    actor = anna if seat.user == anna else bruno
-    services.table_act(
-        table_id=table.id, user=actor, hand_id=hand.id, action_no=0, action="fold", amount=None
-    )
+    if seat.user == anna:  # her decision: refused to her, and due at once for the clock, which folds for her
+        with pytest.raises(services.TableError, match="may not play"):
+            services.table_act(
+                table_id=table.id, user=anna, hand_id=hand.id, action_no=0, action="call", amount=None
+            )
+        assert services.hand_timeout(hand_id=hand.id, action_no=0)
+    else:
+        services.table_act(
+            table_id=table.id, user=bruno, hand_id=hand.id, action_no=0, action="fold", amount=None
+        )
     assert Hand.objects.get(pk=hand.pk).status == Hand.Status.COMPLETE
     assert Seat.objects.get(table=table, number=1).user is None, "cashed out when the hand ended"
     assert services.hand_deal(table_id=table.id) is None, "and not dealt in again"
@@ -147,3 +153,22 @@ def test_the_player_page_needs_the_permission_and_deactivating_the_change_permis
     assert viewer.post(f"/admin/staff/player/{anna.pk}/deactivate/", {"confirm": "1"}).status_code == 403
     anna.refresh_from_db()
     assert anna.is_active
+
+
+def test_the_player_page_lists_tournament_entries_with_what_was_paid_and_won(boss, anna):
+    from tests.factories import tournament_create
+    from tournaments import services as tournaments
+
+    tournament = tournament_create(seats=3, buy_in=1_000, fee=100)
+    tournaments.tournament_register(tournament_id=tournament.pk, user=anna)
+    gone = tournament_create(seats=3, buy_in=500, fee=50)
+    tournaments.tournament_register(tournament_id=gone.pk, user=anna)
+    tournaments.tournament_unregister(tournament_id=gone.pk, user=anna)
+
+    page = boss.get(player_url(anna)).content.decode()
+
+    section = page[page.index('id="player-tournaments"') :]
+    section = section[: section.index("</section>")]
+    assert tournament.name in section and f"/admin/tournaments/tournament/{tournament.pk}/change/" in section
+    assert "€\xa010.00 + €\xa01.00" in section and "Registered" in section
+    assert gone.name in section and "Unregistered, refunded" in section

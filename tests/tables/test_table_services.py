@@ -193,7 +193,13 @@ def test_self_exclusion_at_the_table_cashes_out_after_the_hand_and_blocks_sittin
     alice, bob = players[:2]
     cashier.player_self_exclude(user=alice, period="30d")
     assert Seat.objects.filter(table=table, user=alice).exists(), "not during the hand in play"
-    act(table, to_act_user(table, players), "fold")
+    actor = to_act_user(table, players)
+    if actor == alice:  # her actions are refused now: the clock folds for her
+        with pytest.raises(services.TableError, match="may not play"):
+            act(table, alice, "fold")
+        assert services.hand_timeout(hand_id=hand.id, action_no=hand.action_no)
+    else:
+        act(table, actor, "fold")
     hand.refresh_from_db()
     assert hand.status == "complete"
     assert not Seat.objects.filter(table=table, user=alice).exists(), "cashed out once the hand ended"
