@@ -4,12 +4,16 @@ cents), as the table and cashier admins take them (cashier.forms.MoneyField). To
 blinds, antes) are not money: whole counts, typed and shown as such."""
 
 from django import forms
+from django.core.exceptions import ValidationError
+from django.forms.models import BaseInlineFormSet
 from django.utils.formats import number_format
 from django.utils.text import capfirst
-from django.utils.translation import gettext_lazy, ngettext
+from django.utils.translation import gettext, gettext_lazy, ngettext
 
 from cashier.forms import MoneyField
-from tournaments.models import BlindLevel, Tournament
+from tournaments.models import BlindLevel, Tournament, percent_to_shares
+from tournaments.rules.payouts import PayoutBand, PayoutError, PayoutSchedule
+from tournaments.rules.structures import Level, StructureError, levels_check
 
 MONEY_HELP = gettext_lazy(
     "In the tournament's currency, with two decimals: 0.25 is EUR 0.25 (25 cents), or 0.25 play chips."
@@ -57,3 +61,99 @@ class BlindLevelForm(forms.ModelForm):
         model = BlindLevel
         fields = ("number", "small_blind", "big_blind", "ante", "seconds")
         help_texts = {"small_blind": CHIPS_HELP, "big_blind": CHIPS_HELP}
+
+
+# --- blind structures and payout tables: what tournaments registering or running use cannot change ----------
+
+
+def in_use_refusal(*, blind_structure=None, payout_table=None) -> str | None:
+    """Why a blind structure's levels or a payout table's bands cannot change now: tournaments registering or
+    running use them (their clock and prizes are read from these rows as they play). None when free."""
+    uses = Tournament.objects.filter(status__in=(Tournament.Status.REGISTERING, Tournament.Status.RUNNING))
+    if blind_structure is not None:
+        uses = uses.filter(blind_structure=blind_structure)
+    else:
+        uses = uses.filter(payout_table=payout_table)
+    names = list(uses.order_by("name").values_list("name", flat=True)[:6])
+    if not names:
+        return None
+    shown = ", ".join(names[:5]) + (" …" if len(names) > 5 else "")
+    return gettext(
+        "Tournaments registering or running use this (%(names)s): it cannot change while they play. Copy it "
+        "with the list's Copy action, edit the copy and choose it for new tournaments."
+    ) % {"names": shown}
+
+
+def _kept_forms(formset) -> list:
+    """The forms of an inline formset that stay when it is saved (filled in, not marked for deletion)."""
+    return [
+        form
+        for form in formset.forms
+        if form.cleaned_data and not (formset.can_delete and formset._should_delete_form(form))
+    ]
+
+
+class BlindLevelFormSet(BaseInlineFormSet):
+    """A structure's levels, refused as a whole while tournaments registering or running use it, or when the
+    levels as edited could not be played (none, a small blind above its big blind, blinds going down)."""
+
+    def clean(self):
+        super().clean()
+        if any(form.errors for form in self.forms):
+            return
+        changed = any(form.has_changed() for form in self.forms) or any(
+            self._should_delete_form(form) for form in self.forms if self.can_delete
+        )
+        if self.instance.pk is not None and changed:
+            refusal = in_use_refusal(blind_structure=self.instance)
+            if refusal is not None:
+                raise ValidationError(refusal)
+        rows = sorted((form.cleaned_data for form in _kept_forms(self)), key=lambda row: row["number"])
+        if not rows:
+            raise ValidationError(gettext("A blind structure needs at least one level."))
+        numbers = [row["number"] for row in rows]
+        if len(set(numbers)) != len(numbers):
+            raise ValidationError(gettext("Two levels have the same number."))
+        for before, after in zip(rows, rows[1:], strict=False):
+            if after["small_blind"] < before["small_blind"] or after["big_blind"] < before["big_blind"]:
+                raise ValidationError(
+                    gettext("Level %(after)d has lower blinds than level %(before)d: blinds never go down.")
+                    % {"after": after["number"], "before": before["number"]}
+                )
+        try:
+            levels_check([Level(r["small_blind"], r["big_blind"], r["ante"], r["seconds"]) for r in rows])
+        except StructureError:
+            raise ValidationError(gettext("These levels cannot be played.")) from None
+
+
+class PayoutBandFormSet(BaseInlineFormSet):
+    """A payout table's bands, refused as a whole while tournaments registering or running use it, or when the
+    bands as edited leave a gap or overlap."""
+
+    def clean(self):
+        super().clean()
+        if any(form.errors for form in self.forms):
+            return
+        changed = any(form.has_changed() for form in self.forms) or any(
+            self._should_delete_form(form) for form in self.forms if self.can_delete
+        )
+        if self.instance.pk is not None and changed:
+            refusal = in_use_refusal(payout_table=self.instance)
+            if refusal is not None:
+                raise ValidationError(refusal)
+        rows = sorted((form.cleaned_data for form in _kept_forms(self)), key=lambda row: row["entrants_min"])
+        if not rows:
+            raise ValidationError(gettext("A payout table needs at least one band."))
+        try:
+            PayoutSchedule(
+                bands=tuple(
+                    PayoutBand(r["entrants_min"], r["entrants_max"], percent_to_shares(r["percentages"]))
+                    for r in rows
+                )
+            )
+        except PayoutError:
+            raise ValidationError(
+                gettext(
+                    "The bands must follow each other without a gap or an overlap (e.g. 2-9, then 10-18)."
+                )
+            ) from None

@@ -14,6 +14,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from accounts.audit import staff_action_record
 from cashier import services as cashier
 from tables import broadcast
 from tournaments import play
@@ -160,6 +161,41 @@ def tournament_unregister(*, tournament_id: int, user) -> Entry:
         if entry is None:
             raise NotRegistered(_("You are not registered for this tournament."))
         _entry_refund(tournament, entry, Entry.Status.UNREGISTERED)
+        return entry
+
+
+def entry_remove(*, entry_id: int, staff_user, note: str = "") -> Entry:
+    """Staff take one entry out of a tournament that has not started: buy-in and fee back to the player's
+    wallet, as an unregistration, recorded in the audit log. After the start an entry is not removed (the
+    prize pool and the places are the field's): staff close the account, and the player is dealt in as an
+    away player until out and paid what their place earns (`hook_player_barred`).
+
+    Lock: none held by the caller."""
+    with transaction.atomic():
+        tournament_id = Entry.objects.filter(pk=entry_id).values_list("tournament_id", flat=True).first()
+        if tournament_id is None:
+            raise NotRegistered(_("There is no such entry."))
+        tournament = _locked(tournament_id)
+        entry = Entry.objects.select_related("user").get(pk=entry_id)
+        if tournament.status != Status.REGISTERING:
+            raise RegistrationClosed(
+                _(
+                    "The tournament has started: an entry can no longer be removed and refunded. Close the "
+                    "player's account instead: they are then dealt in as an away player until they are out."
+                )
+            )
+        if entry.status != Entry.Status.REGISTERED:
+            raise NotRegistered(_("This entry is not registered (already refunded)."))
+        _entry_refund(tournament, entry, Entry.Status.UNREGISTERED)
+        staff_action_record(
+            actor=staff_user,
+            action="tournament_entry.remove",
+            target=entry,
+            before={"status": Entry.Status.REGISTERED},
+            after={"status": entry.status, "refunded": entry.buy_in + entry.fee},
+            note=note,
+        )
+        transaction.on_commit(broadcast.lobby_mark_stale)
         return entry
 
 
