@@ -30,6 +30,7 @@ ACTION_LABELS = {
     "blind_structure.copy": _("Blind structure copied"),
     "payout_table.copy": _("Payout table copied"),
     "tournament_entry.remove": _("Tournament entry removed, refunded"),
+    "tournament.cancel_running": _("Running tournament cancelled, pool shared by chips"),
     "table.pause": _("Table paused"),
     "table.resume": _("Table resumed"),
     "table.message": _("Message sent to a table"),

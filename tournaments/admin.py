@@ -228,11 +228,18 @@ class TournamentAdmin(admin.ModelAdmin):
     def shown_starting_stack(self, obj):
         return chip_count(obj.starting_stack)
 
-    @admin.action(description=gettext_lazy("Cancel the selected tournaments and refund every entry"))
+    @admin.action(
+        description=gettext_lazy(
+            "Cancel the selected tournaments: not started, every entry refunded; running, the pool left shared "
+            "by chip counts and every fee refunded"
+        )
+    )
     def cancel_with_refunds(self, request, queryset):
         for tournament in queryset:
             try:
-                services.tournament_cancel(tournament_id=tournament.pk, reason=_("Cancelled by staff"))
+                services.tournament_cancel(
+                    tournament_id=tournament.pk, reason=_("Cancelled by staff"), staff_user=request.user
+                )
             except (TournamentError, CashierError) as error:
                 self.message_user(request, f"{tournament}: {error}", messages.ERROR)
             else:

@@ -252,10 +252,16 @@ def _seat_fill(
     entry.save(update_fields=["table", "seat"])
 
 
-def _seat_clear(*, table_id: int, number: int) -> None:
+def seat_clear(*, table_id: int, number: int) -> None:
+    """An empty chair, as the table's own services leave one (`tables.services._seat_reset`): nobody, no
+    debts, no requests, the default options, not disconnected."""
     Seat.objects.filter(table_id=table_id, number=number).update(
         user=None,
         status=Seat.Status.EMPTY,
+        auto_muck=True,
+        straddle=False,
+        run_twice=False,
+        disconnected=False,
         sat_down_at=None,
         is_new=True,
         post_now=False,
@@ -571,7 +577,7 @@ def _busts_settle(
         names = {entry.pk: entry.user.username for entry, _b in group}
         by_table: dict[int, list[dict]] = {}
         for entry, _bust in group:
-            _seat_clear(table_id=entry.table_id, number=entry.seat)
+            seat_clear(table_id=entry.table_id, number=entry.seat)
             by_table.setdefault(entry.table_id, [])
         winner = None
         places = []
@@ -630,7 +636,7 @@ def _tables_close(*, links: list[TournamentTable], tables: dict[int, Table], tou
     """The tournament is over: the winner leaves their seat and the tables close."""
     winner = tournament.entries.filter(status=Entry.Status.FINISHED, place=1).first()
     if winner is not None and winner.table_id:
-        _seat_clear(table_id=winner.table_id, number=winner.seat)
+        seat_clear(table_id=winner.table_id, number=winner.seat)
         Entry.objects.filter(pk=winner.pk).update(table=None, seat=None)
     for link in links:
         table = tables[link.table_id]
@@ -663,7 +669,7 @@ def _moves_apply(
     for move in rebalance.moves:
         entry = entries[move.entry]
         source, target = by_number[move.from_table], by_number[move.to_table]
-        _seat_clear(table_id=source.table_id, number=move.from_seat + 1)
+        seat_clear(table_id=source.table_id, number=move.from_seat + 1)
         Entry.objects.filter(pk=entry.pk).update(table=None, seat=None)
         _seat_fill(
             table=tables[target.table_id],

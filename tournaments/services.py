@@ -235,13 +235,20 @@ def _entry_refund(tournament: Tournament, entry: Entry, status: str) -> None:
     entry.save(update_fields=["status"])
 
 
-def tournament_cancel(*, tournament_id: int, reason: str, now: datetime | None = None) -> Tournament:
+def tournament_cancel(
+    *, tournament_id: int, reason: str, now: datetime | None = None, staff_user=None
+) -> Tournament:
     """Cancel a tournament that has not started (too few entrants, or staff): every entry's buy-in and fee
-    go back to its player. A running tournament is not cancelled here.
+    go back to its player. A running one only by staff (`staff_user`), under the room's policy
+    (`_running_cancel`).
 
     Lock: none held by the caller."""
     with transaction.atomic():
         tournament = _locked(tournament_id)
+        if tournament.status == Status.RUNNING and staff_user is not None:
+            return _running_cancel(
+                tournament, reason=reason, staff_user=staff_user, now=now or timezone.now()
+            )
         if tournament.status != Status.REGISTERING:
             raise WrongStatus(
                 _("Only a tournament that has not started can be cancelled; this one is %(status)s.")
@@ -321,3 +328,75 @@ def practice_reopen(*, tournament: Tournament, now: datetime) -> Tournament:
         copy.starts_at = max(tournament.starts_at or now, now) + timedelta(hours=1)
     copy.save()
     return copy
+
+
+def _running_cancel(tournament: Tournament, *, reason: str, staff_user, now: datetime) -> Tournament:
+    """Staff cancel a running tournament (docs/tournaments.md, "Cancelling a running tournament"): every hand
+    in play at its tables is cancelled (the chips go back as they were dealt); players already out keep what
+    they were paid; the prize pool left is shared among the players still in by their chips
+    (`rules.payouts.chips_share`), their places by chips; every entrant's fee is refunded; the tables close,
+    each told why. Every cent is a ledger transfer; recorded in the audit log. The caller holds the
+    tournament's lock."""
+    from cashier.ledger import system_account_get
+    from cashier.models import AccountKind
+    from tables import services as table_services
+    from tournaments.rules.payouts import chips_share
+
+    links = list(tournament.tables.select_related("table"))
+    for link in links:
+        if table_services.hand_running(table=link.table) is not None:
+            table_services.hand_cancel(table_id=link.table_id, staff_user=staff_user, note=reason)
+    still_in = list(tournament.entries.filter(status=Entry.Status.PLAYING).select_related("user"))
+    pool = system_account_get(
+        kind=AccountKind.PRIZE_POOL, currency=tournament.currency, ref=tournament.pool_ref
+    )
+    shares = chips_share(pool=pool.balance, chips=[(e.pk, e.chips) for e in still_in]) if still_in else {}
+    ranked = sorted(still_in, key=lambda e: -e.chips)
+    for entry in still_in:
+        entry.place = 1 + sum(1 for other in ranked if other.chips > entry.chips)  # equal stacks tie
+        entry.prize = shares[entry.pk]
+        entry.status, entry.finished_at = Entry.Status.FINISHED, now
+        cashier.tournament_prize_pay(
+            user=entry.user,
+            currency=tournament.currency,
+            pool_ref=tournament.pool_ref,
+            amount=entry.prize,
+            idempotency_key=f"tournament-prize:{entry.pk}",
+            memo=tournament.name,
+        )
+        if entry.table_id:
+            play.seat_clear(table_id=entry.table_id, number=entry.seat)
+        entry.table, entry.seat = None, None
+        entry.save(update_fields=["place", "prize", "status", "finished_at", "table", "seat"])
+    for entry in tournament.entries.filter(status__in=Entry.IN_TOURNAMENT).select_related("user"):
+        cashier.tournament_entry_refund(
+            user=entry.user,
+            currency=tournament.currency,
+            pool_ref=tournament.pool_ref,
+            buy_in=0,
+            fee=entry.fee,
+            idempotency_key=f"tournament-refund:{entry.pk}",
+            memo=tournament.name,
+        )
+    notice = _(
+        "The tournament was cancelled by the staff: %(reason)s. The prize pool left is shared by chip "
+        "counts and every fee refunded."
+    ) % {"reason": reason}
+    for link in links:
+        link.table.is_open = False
+        link.table.save(update_fields=["is_open"])
+        table_services.table_message(table_id=link.table_id, staff_user=staff_user, text=notice)
+        broadcast.table_send_state_on_commit(table_id=link.table_id)
+    tournament.status, tournament.finished_at = Status.CANCELLED, now
+    tournament.cancelled_reason = str(reason)[:200]
+    tournament.save(update_fields=["status", "cancelled_reason", "finished_at"])
+    staff_action_record(
+        actor=staff_user,
+        action="tournament.cancel_running",
+        target=tournament,
+        before={"status": Status.RUNNING},
+        after={"status": Status.CANCELLED, "shares": {str(k): v for k, v in shares.items()}},
+        note=reason,
+    )
+    transaction.on_commit(broadcast.lobby_mark_stale)
+    return tournament

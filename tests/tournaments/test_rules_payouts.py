@@ -201,3 +201,18 @@ def test_a_place_left_provisional_by_late_registration_is_never_paid(
     place_then = left_after + 1
     later = data.draw(st.integers(0, more))
     assert place_then + later > len(schedule.shares_for(entrants=entrants + later))
+
+
+def test_a_cancelled_tournaments_pool_is_shared_by_chips_to_the_cent():
+    from tournaments.rules.payouts import chips_share
+
+    assert chips_share(pool=3_000, chips=[(7, 3_000), (8, 1_000), (9, 500)]) == {7: 2_000, 8: 667, 9: 333}
+    assert chips_share(pool=100, chips=[(1, 1), (2, 1), (3, 1)]) == {1: 34, 2: 33, 3: 33}, (
+        "earlier entry first"
+    )
+    for pool in (0, 1, 99, 10_001):
+        shares = chips_share(pool=pool, chips=[(1, 2_345), (2, 17), (3, 9_999), (4, 1)])
+        assert sum(shares.values()) == pool
+        assert shares[3] >= shares[1] >= shares[2] >= shares[4]
+    with pytest.raises(PayoutError):
+        chips_share(pool=100, chips=[])

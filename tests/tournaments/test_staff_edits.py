@@ -143,3 +143,78 @@ def test_staff_remove_one_entry_before_the_start_with_its_refund_and_not_after(s
     playing.refresh_from_db()
     assert playing.status == Entry.Status.PLAYING
     assert pool_balance(tournament) == 3_000 and ledger_check().ok
+
+
+def test_staff_cancel_a_running_tournament_the_pool_left_shared_by_chips_and_every_fee_refunded(staff):
+    from django.contrib.auth import get_user_model
+
+    from tables import services as table_services
+    from tables.models import Hand, Seat, Table
+    from tests.factories import act
+    from tournaments.rules.payouts import chips_share
+
+    tournament = tournament_create(seats=3, buy_in=1_000, fee=100)
+    players = [eur_player(5_000) for _ in range(3)]
+    for player in players:
+        services.tournament_register(tournament_id=tournament.pk, user=player)
+    play.tournament_floor(tournament_id=tournament.pk)
+    User = get_user_model()
+    hand = Hand.objects.get(table__tournament_table__tournament=tournament, status=Hand.Status.RUNNING)
+    while hand.status == Hand.Status.RUNNING:  # the first hand played to its end: the stacks differ after it
+        legal = {a["action"] for a in table_services.hand_engine(hand=hand, table=hand.table).legal_actions()}
+        act(
+            hand.table,
+            User.objects.get(pk=hand.players[str(hand.to_act)]["user"]),
+            "call" if "call" in legal else "check",
+        )
+        hand.refresh_from_db()
+    stacks = dict(Entry.objects.filter(tournament=tournament).values_list("pk", "chips"))
+    assert len(set(stacks.values())) > 1
+    table_services.DEAL_PAUSE_SECONDS, pause = 0, table_services.DEAL_PAUSE_SECONDS
+    try:
+        play.tournament_floor(tournament_id=tournament.pk)
+    finally:
+        table_services.DEAL_PAUSE_SECONDS = pause
+    second = Hand.objects.get(table__tournament_table__tournament=tournament, status=Hand.Status.RUNNING)
+    act(
+        second.table, User.objects.get(pk=second.players[str(second.to_act)]["user"]), "call"
+    )  # chips in the pot
+
+    answer = staff.post(
+        "/admin/tournaments/tournament/",
+        {"action": "cancel_with_refunds", "_selected_action": [tournament.pk]},
+    )
+    assert answer.status_code == 302
+
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.CANCELLED
+    second.refresh_from_db()
+    assert second.status == Hand.Status.CANCELLED, "the hand in play is cancelled, its chips back"
+    expected = chips_share(pool=3_000, chips=sorted(stacks.items()))
+    for entry in Entry.objects.filter(tournament=tournament).select_related("user"):
+        assert entry.status == Entry.Status.FINISHED and entry.prize == expected[entry.pk]
+        assert wallet_balances(user=entry.user)["eur"] == 5_000 - 1_000 + expected[entry.pk], "fee refunded"
+        assert entry.place == 1 + sum(1 for c in stacks.values() if c > stacks[entry.pk])
+    assert pool_balance(tournament) == 0 and ledger_check().ok
+    table = Table.objects.get(tournament_table__tournament=tournament)
+    assert not table.is_open and not Seat.objects.filter(table=table, user__isnull=False).exists()
+    assert AuditEntry.objects.filter(
+        action="tournament.cancel_running", target_id=str(tournament.pk)
+    ).exists()
+
+
+def test_a_seat_the_tournament_frees_is_left_as_the_tables_own_services_leave_one():
+    """The tournament's seat clearing had drifted from the table's: a player moved into a seat found its last
+    occupant's options (straddle, run it twice, auto-muck off) and "disconnected" mark."""
+    from tables.models import Seat
+
+    tournament = tournament_create(seats=3, buy_in=500, fee=0)
+    for _ in range(3):
+        services.tournament_register(tournament_id=tournament.pk, user=eur_player(5_000))
+    play.tournament_floor(tournament_id=tournament.pk)
+    seat = Seat.objects.filter(table__tournament_table__tournament=tournament, user__isnull=False).first()
+    Seat.objects.filter(pk=seat.pk).update(straddle=True, run_twice=True, auto_muck=False, disconnected=True)
+    play.seat_clear(table_id=seat.table_id, number=seat.number)
+    seat.refresh_from_db()
+    assert seat.user_id is None and seat.status == Seat.Status.EMPTY
+    assert (seat.straddle, seat.run_twice, seat.auto_muck, seat.disconnected) == (False, False, True, False)

@@ -128,6 +128,24 @@ def pool_split(*, pool: int, shares: Sequence[int]) -> tuple[int, ...]:
     return tuple(prizes)
 
 
+def chips_share(*, pool: int, chips: Sequence[tuple[int, int]]) -> dict[int, int]:
+    """A running tournament cancelled by staff (docs/tournaments.md): the prize pool left is shared among the
+    players still in by their chips. ``chips`` is (entry, chips) for each; each gets its share rounded down,
+    and the cents the rounding leaves go one each to the largest remainders (then the larger stack, then the
+    earlier entry: a fixed order, so the result repeats). The shares add up to the pool exactly."""
+    if type(pool) is not int or pool < 0:
+        raise PayoutError(f"a prize pool is a whole number >= 0, not {pool!r}")
+    total = sum(count for _entry, count in chips)
+    if not chips or total <= 0 or any(count < 0 for _entry, count in chips):
+        raise PayoutError("a pool is shared among players with chips")
+    shares = {entry: pool * count // total for entry, count in chips}
+    left = pool - sum(shares.values())
+    order = sorted(chips, key=lambda row: (-(pool * row[1] % total), -row[1], row[0]))
+    for entry, _count in order[:left]:
+        shares[entry] += 1
+    return shares
+
+
 # --- the room's default tables ---------------------------------------------------------------------------
 
 SIT_AND_GO_SHARES = (
