@@ -1,0 +1,50 @@
+"""Days out of range (issue 32): `until=9999-12-31` and the like on My hands, its API, both downloads and the
+staff's CSVs were a 500 (OverflowError working out the day after); now the same clear refusal as a badly
+written day, and nothing else changes. Before: 500 on each."""
+
+import pytest
+from django.test import Client
+
+from tests.tables.history_helpers import person
+
+pytestmark = pytest.mark.django_db
+
+OUT_OF_RANGE = ("until=9999-12-31", "since=9999-12-31", "since=0001-01-01", "until=0001-01-01")
+
+
+@pytest.fixture
+def ada() -> Client:
+    client = Client()
+    client.force_login(person("ada"))
+    return client
+
+
+@pytest.mark.parametrize("query", OUT_OF_RANGE)
+def test_my_hands_and_its_api_refuse_a_day_out_of_range_with_a_clear_400(ada, query):
+    page = ada.get(f"/hands/?{query}")
+    assert page.status_code == 400
+    assert "Choose a day from" in page.content.decode() and "errorlist" in page.content.decode()
+    api = ada.get(f"/api/hands/mine/?{query}")
+    assert api.status_code == 400 and api.json()["error"] == "bad_filter"
+    assert set(api.json()["fields"]) == {query.split("=")[0]}
+    assert ada.get("/api/hands/mine/?since=1900-01-01&until=2999-12-31").json()["count"] == 0, "the bounds"
+    assert ada.get("/hands/download/?format=phh&until=2999-12-31").status_code == 200
+
+
+@pytest.mark.parametrize("fmt", ["pokerstars", "phh"])
+@pytest.mark.parametrize("query", OUT_OF_RANGE)
+def test_both_downloads_refuse_a_day_out_of_range(ada, fmt, query):
+    assert ada.get(f"/hands/download/?format={fmt}&{query}").status_code == 400
+
+
+def test_the_staff_csvs_refuse_a_day_out_of_range(admin_client):
+    rake = admin_client.get("/admin/rake.csv?until=9999-12-31")
+    assert rake.status_code == 400 and "Choose a day from" in rake.content.decode()
+    payout = admin_client.get("/admin/tables/payoutday/csv/?to=9999-12-31", follow=True)
+    assert payout.status_code == 200 and "Choose a day from" in payout.content.decode()
+
+
+def test_the_italian_page_says_it_in_italian(ada):
+    ada.cookies["django_language"] = "it"
+    page = ada.get("/hands/?until=9999-12-31")
+    assert page.status_code == 400 and "Scegli un giorno" in page.content.decode()
