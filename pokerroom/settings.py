@@ -251,8 +251,17 @@ CONTENT_SECURITY_POLICY = {
 }
 # /healthz gives its details (each service, the workers) to staff and to callers sending this token.
 HEALTHZ_TOKEN = os.environ.get("HEALTHZ_TOKEN", "")
-# Pages never kept by a browser's or a proxy's cache (pokerroom.headers): money and the account.
-NO_STORE_PATH_PREFIXES = ("/cashier/", "/accounts/", "/admin/")
+# Pages and API answers never kept by a browser's or a proxy's cache (pokerroom.headers): each that may carry
+# a player's own data (money, the account, their hands and hole cards, the wallet at a table). Regular
+# expressions matched at the start of the path; a shared hand's link shows public cards only.
+NO_STORE_PATHS = (
+    r"/cashier/",
+    r"/accounts/",
+    r"/admin/",
+    r"/hands/(?!shared/)",
+    r"/api/hands/(?!shared/)",
+    r"/api/tables/\d+/(?:money|last-hands)/",
+)
 
 # The pages that may open the room's WebSockets: scheme, host and port (pokerroom.origins). By default each
 # allowed host on PORT over HTTP (`make run`), or on HTTPS behind a proxy with SECURE_SSL, plus
