@@ -145,6 +145,12 @@ AXES_COOLOFF_MESSAGE = _(
 )
 AXES_VERBOSE = False
 PROXY_COUNT = int(os.environ.get("PROXY_COUNT", "0"))
+# Sign-ups and password-reset requests taken from one client address in an hour; more get a 429 page and no
+# work done (accounts/throttle.py, counters in Redis under THROTTLE_KEY_PREFIX). The "someone tried to sign up
+# with your address" mail goes at most once a day to an address.
+SIGNUP_PER_ADDRESS_PER_HOUR = int(os.environ.get("SIGNUP_PER_ADDRESS_PER_HOUR", "10"))
+PASSWORD_RESET_PER_ADDRESS_PER_HOUR = int(os.environ.get("PASSWORD_RESET_PER_ADDRESS_PER_HOUR", "5"))
+THROTTLE_KEY_PREFIX = os.environ.get("THROTTLE_KEY_PREFIX", "throttle")
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "lobby"
 LOGOUT_REDIRECT_URL = "lobby"
