@@ -129,13 +129,20 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
-# django-axes: LOGIN_FAILURE_LIMIT failed logins lock out the username, and (separately) the address they came
-# from, for LOGIN_LOCKOUT_MINUTES; the admin's login included. A success resets the account's count.
+# django-axes: LOGIN_FAILURE_LIMIT failed logins lock out an account from the address they came from (not from
+# elsewhere: a stranger cannot lock a player out), and LOGIN_ADDRESS_FAILURE_LIMIT failed logins over any
+# accounts lock out the address for every account, each for LOGIN_LOCKOUT_MINUTES (accounts/login_throttle.py);
+# the admin's login included. The account's owner is told by email. A success resets the pair's count.
 # Behind a proxy the address is taken from X-Forwarded-For, PROXY_COUNT hops from the right (pokerroom.addresses).
 AXES_FAILURE_LIMIT = int(os.environ.get("LOGIN_FAILURE_LIMIT", "5"))
+LOGIN_ADDRESS_FAILURE_LIMIT = int(os.environ.get("LOGIN_ADDRESS_FAILURE_LIMIT", "20"))
 AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("LOGIN_LOCKOUT_MINUTES", "15")))
-AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_LOCKOUT_PARAMETERS = "accounts.login_throttle.lockout_parameters"
 AXES_RESET_ON_SUCCESS = True
+# A login tried while locked out is refused without being counted: the right password typed then is no
+# "wrong password" in the owner's email, and the lockout ends LOGIN_LOCKOUT_MINUTES after the failure that
+# caused it.
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 AXES_LOCKOUT_CALLABLE = "accounts.views.locked_out"  # the page in the player's language (axes has no Italian)
 AXES_CLIENT_IP_CALLABLE = "pokerroom.addresses.client_ip"
 AXES_USERNAME_CALLABLE = "pokerroom.addresses.login_username"
