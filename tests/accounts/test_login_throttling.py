@@ -106,7 +106,9 @@ def test_the_owner_is_told_by_email_once_a_lockout_window_in_their_language():
     assert len(mail.outbox) == 1, [m.subject for m in mail.outbox]
     told = mail.outbox[0]
     assert told.to == ["bruna@example.com"] and "password sbagliate" in told.subject
-    assert "password sbagliata 5 volte" in told.body and "15 minuti" in told.body and "203.0.113.30" in told.body
+    assert (
+        "password sbagliata 5 volte" in told.body and "15 minuti" in told.body and "203.0.113.30" in told.body
+    )
 
 
 def test_a_few_mistakes_then_the_right_password_logs_in_and_starts_the_count_again():
