@@ -48,3 +48,21 @@ def test_the_italian_page_says_it_in_italian(ada):
     ada.cookies["django_language"] = "it"
     page = ada.get("/hands/?until=9999-12-31")
     assert page.status_code == 400 and "Scegli un giorno" in page.content.decode()
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/admin/cashier/transfer/?created_at__year=9999&created_at__month=12&created_at__day=31",
+        "/admin/cashier/transfer/?created_at__year=9999",
+        "/admin/tables/hand/?started_at__year=9999&started_at__month=12",
+        "/admin/staff/auditentry/?at__year=0001&at__month=1&at__day=1",
+        "/admin/tables/payoutday/?day__year=9999",
+    ],
+)
+def test_a_staff_lists_date_drill_down_out_of_range_is_the_admins_bad_filter_answer(admin_client, url):
+    """The lists' date drill-down (`date_hierarchy`) answered 500 (OverflowError, or ValueError for year 9999
+    alone); now the admin's own answer to a bad filter: back to the list with `?e=1`."""
+    response = admin_client.get(url)
+    assert response.status_code == 302 and response["Location"].endswith("?e=1")
+    assert admin_client.get("/admin/cashier/transfer/?created_at__year=2026").status_code == 200
