@@ -55,12 +55,20 @@ def email_verification_send(*, user, request) -> None:
     )
 
 
+SIGNUP_ATTEMPT_MAIL_EVERY = 24 * 3600  # seconds: at most one such mail a day to an address
+
+
 def email_signup_attempt_send(*, email: str, request) -> None:
     """Someone signed up with an address that already has an account: tell its owner, by email only (the page
-    answers as for a new address, so that nobody learns who plays here)."""
+    answers as for a new address, so that nobody learns who plays here), at most once a day."""
     from django.core.mail import send_mail
     from django.template.loader import render_to_string
     from django.urls import reverse
+
+    from accounts.throttle import once_per
+
+    if not once_per(scope="signup-taken-mail", subject=email.lower(), seconds=SIGNUP_ATTEMPT_MAIL_EVERY):
+        return
 
     context = {
         "login": request.build_absolute_uri(reverse("login")),

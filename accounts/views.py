@@ -10,6 +10,23 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.forms import LanguageForm, SignUpForm
 from accounts.services import email_signup_attempt_send, email_verification_send, email_verify, user_signed_up
+from accounts.throttle import throttle_hit
+
+HOUR = 3600
+
+
+def address_throttled(request, *, scope: str, limit: int) -> bool:
+    """Counts this request against its client address (the one django-axes uses, pokerroom.addresses);
+    True when the address made more than `limit` of them in the last hour."""
+    from axes.helpers import get_client_ip_address
+
+    address = get_client_ip_address(request) or ""
+    return throttle_hit(scope=scope, subject=address, limit=limit, window=HOUR)
+
+
+def throttled(request):
+    """429 and a page in the visitor's language: too many requests from their address; nothing was done."""
+    return render(request, "registration/throttled.html", {"minutes": HOUR // 60}, status=429)
 
 
 @require_http_methods(["GET", "POST"])
@@ -17,8 +34,14 @@ def signup(request):
     """A new account, not logged in until its owner comes back with the password; the answer is the same
     page, after the same password hashing, whether or not the email already has an account (its owner is told
     by email instead)."""
+    from django.conf import settings
+
     if request.user.is_authenticated:
         return redirect("lobby")
+    if request.method == "POST" and address_throttled(
+        request, scope="signup", limit=settings.SIGNUP_PER_ADDRESS_PER_HOUR
+    ):
+        return throttled(request)  # before the form: no password hashed, no account, no email
     form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         email = form.cleaned_data["email"]
@@ -51,6 +74,20 @@ def email_verify_resend(request):
         email_verification_send(user=request.user, request=request)
     messages.info(request, _("We sent the link to %(email)s.") % {"email": request.user.email})
     return redirect("profile")
+
+
+class RoomPasswordResetView(auth_views.PasswordResetView):
+    """Django's "forgot your password" form, at most PASSWORD_RESET_PER_ADDRESS_PER_HOUR requests from one
+    address an hour: more get the 429 page and send no email."""
+
+    def post(self, request, *args, **kwargs):
+        from django.conf import settings
+
+        if address_throttled(
+            request, scope="password-reset", limit=settings.PASSWORD_RESET_PER_ADDRESS_PER_HOUR
+        ):
+            return throttled(request)
+        return super().post(request, *args, **kwargs)
 
 
 class RoomLoginView(auth_views.LoginView):

@@ -129,13 +129,20 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
-# django-axes: LOGIN_FAILURE_LIMIT failed logins lock out the username, and (separately) the address they came
-# from, for LOGIN_LOCKOUT_MINUTES; the admin's login included. A success resets the account's count.
+# django-axes: LOGIN_FAILURE_LIMIT failed logins lock out an account from the address they came from (not from
+# elsewhere: a stranger cannot lock a player out), and LOGIN_ADDRESS_FAILURE_LIMIT failed logins over any
+# accounts lock out the address for every account, each for LOGIN_LOCKOUT_MINUTES (accounts/login_throttle.py);
+# the admin's login included. The account's owner is told by email. A success resets the pair's count.
 # Behind a proxy the address is taken from X-Forwarded-For, PROXY_COUNT hops from the right (pokerroom.addresses).
 AXES_FAILURE_LIMIT = int(os.environ.get("LOGIN_FAILURE_LIMIT", "5"))
+LOGIN_ADDRESS_FAILURE_LIMIT = int(os.environ.get("LOGIN_ADDRESS_FAILURE_LIMIT", "20"))
 AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("LOGIN_LOCKOUT_MINUTES", "15")))
-AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_LOCKOUT_PARAMETERS = "accounts.login_throttle.lockout_parameters"
 AXES_RESET_ON_SUCCESS = True
+# A login tried while locked out is refused without being counted: the right password typed then is no
+# "wrong password" in the owner's email, and the lockout ends LOGIN_LOCKOUT_MINUTES after the failure that
+# caused it.
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 AXES_LOCKOUT_CALLABLE = "accounts.views.locked_out"  # the page in the player's language (axes has no Italian)
 AXES_CLIENT_IP_CALLABLE = "pokerroom.addresses.client_ip"
 AXES_USERNAME_CALLABLE = "pokerroom.addresses.login_username"
@@ -145,6 +152,12 @@ AXES_COOLOFF_MESSAGE = _(
 )
 AXES_VERBOSE = False
 PROXY_COUNT = int(os.environ.get("PROXY_COUNT", "0"))
+# Sign-ups and password-reset requests taken from one client address in an hour; more get a 429 page and no
+# work done (accounts/throttle.py, counters in Redis under THROTTLE_KEY_PREFIX). The "someone tried to sign up
+# with your address" mail goes at most once a day to an address.
+SIGNUP_PER_ADDRESS_PER_HOUR = int(os.environ.get("SIGNUP_PER_ADDRESS_PER_HOUR", "10"))
+PASSWORD_RESET_PER_ADDRESS_PER_HOUR = int(os.environ.get("PASSWORD_RESET_PER_ADDRESS_PER_HOUR", "5"))
+THROTTLE_KEY_PREFIX = os.environ.get("THROTTLE_KEY_PREFIX", "throttle")
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "lobby"
 LOGOUT_REDIRECT_URL = "lobby"
@@ -251,8 +264,17 @@ CONTENT_SECURITY_POLICY = {
 }
 # /healthz gives its details (each service, the workers) to staff and to callers sending this token.
 HEALTHZ_TOKEN = os.environ.get("HEALTHZ_TOKEN", "")
-# Pages never kept by a browser's or a proxy's cache (pokerroom.headers): money and the account.
-NO_STORE_PATH_PREFIXES = ("/cashier/", "/accounts/", "/admin/")
+# Pages and API answers never kept by a browser's or a proxy's cache (pokerroom.headers): each that may carry
+# a player's own data (money, the account, their hands and hole cards, the wallet at a table). Regular
+# expressions matched at the start of the path; a shared hand's link shows public cards only.
+NO_STORE_PATHS = (
+    r"/cashier/",
+    r"/accounts/",
+    r"/admin/",
+    r"/hands/(?!shared/)",
+    r"/api/hands/(?!shared/)",
+    r"/api/tables/\d+/(?:money|last-hands)/",
+)
 
 # The pages that may open the room's WebSockets: scheme, host and port (pokerroom.origins). By default each
 # allowed host on PORT over HTTP (`make run`), or on HTTPS behind a proxy with SECURE_SSL, plus

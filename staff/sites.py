@@ -3,10 +3,44 @@ page and the rake as CSV. It is the default site (staff.apps.StaffAdminConfig), 
 `@admin.register` lands here."""
 
 from django.contrib import admin
+from django.contrib.admin.options import IncorrectLookupParameters
+from django.contrib.admin.views.main import ChangeList
 from django.urls import path
 from django.utils.translation import gettext_lazy as _
 
+from accounts.days import DAY_FIRST, DAY_LAST
 from staff.audit import audited
+
+
+class DayBoundChangeList(ChangeList):
+    """A list's date drill-down (`date_hierarchy`) refuses a year the room cannot work with (outside
+    accounts.days' range: `?at__year=9999&at__month=12&at__day=31` was a 500, OverflowError working out the
+    next day): the admin's "bad filter" answer instead, as for any bad lookup."""
+
+    def get_filters(self, request):
+        if self.date_hierarchy:
+            year = request.GET.get(f"{self.date_hierarchy}__year")
+            if year is not None and not (
+                year.strip().isdigit() and DAY_FIRST.year < int(year) < DAY_LAST.year
+            ):
+                raise IncorrectLookupParameters(f"year out of range: {year[:20]!r}")
+        return super().get_filters(request)
+
+
+class DayBoundAdmin(admin.ModelAdmin):
+    def get_changelist(self, request, **kwargs):
+        return DayBoundChangeList
+
+
+def day_bound(admin_class: type) -> type:
+    """`admin_class` with DayBoundChangeList (the same class if it has it already)."""
+    if issubclass(admin_class, DayBoundAdmin):
+        return admin_class
+    return type(
+        admin_class.__name__,
+        (DayBoundAdmin, admin_class),
+        {"__module__": admin_class.__module__, "__qualname__": admin_class.__qualname__},
+    )
 
 
 class StaffAdminSite(admin.AdminSite):
@@ -16,7 +50,7 @@ class StaffAdminSite(admin.AdminSite):
     index_template = "staff/dashboard.html"
 
     def register(self, model_or_iterable, admin_class=None, **options):
-        super().register(model_or_iterable, audited(admin_class or admin.ModelAdmin), **options)
+        super().register(model_or_iterable, day_bound(audited(admin_class or admin.ModelAdmin)), **options)
 
     def index(self, request, extra_context=None):
         from staff.selectors import dashboard_figures

@@ -10,14 +10,15 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from accounts.days import DayField
 from staff.selectors import rake_by_day_and_table
 
 RAKE_CSV_MAX_DAYS = 366
 
 
 class RakePeriodForm(forms.Form):
-    since = forms.DateField(label=gettext_lazy("from"), required=False)
-    until = forms.DateField(label=gettext_lazy("to"), required=False)
+    since = DayField(label=gettext_lazy("from"), required=False)
+    until = DayField(label=gettext_lazy("to"), required=False)
 
     def clean(self):
         data = super().clean()

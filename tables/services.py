@@ -34,7 +34,7 @@ from cashier import selectors as cashier_selectors
 from cashier import services as cashier
 from cashier.errors import CashierError
 from cashier.models import SeatSession
-from tables import effects, held, presenters
+from tables import effects, held, presenters, waiting_rules
 from tables.bots import BOTS_PER_TABLE, bot_choose, bot_users, bots_top_up
 from tables.engine import fairness
 from tables.engine.config import HandConfig, PostKind
@@ -1674,9 +1674,7 @@ def _seats_offered_to_others(*, table: Table, user) -> set[int]:
     )
 
 
-def _waiting_recount(*, table: Table) -> None:
-    table.waiting_count = WaitingEntry.objects.filter(table=table).count()
-    table.save(update_fields=["waiting_count"])
+_waiting_recount, _waiting_changed = waiting_rules.waiting_recount, waiting_rules.waiting_changed
 
 
 def _waiting_entry_remove(*, table: Table, user) -> WaitingEntry | None:
@@ -1707,7 +1705,9 @@ def _waiting_offer(*, table: Table) -> None:
         .values_list("number", flat=True)
         if n not in offered
     ]
-    for number, entry in zip(free, [e for e in entries if e.offered_seat is None], strict=False):
+    waiting = [e for e in entries if e.offered_seat is None]
+    chosen = waiting_rules.offer_candidates(table=table, entries=waiting, seats=len(free))
+    for number, entry in zip(free, chosen, strict=False):
         entry.offered_seat = number
         entry.offer_expires_at = now + timedelta(seconds=seconds)
         entry.save(update_fields=["offered_seat", "offer_expires_at"])
@@ -1730,14 +1730,6 @@ def _seats_freed(*, table: Table) -> None:
     """Seats of `table` came free: the waiting list is offered them. Caller holds the table's lock."""
     if table.waiting_count:
         _waiting_offer(table=table)
-
-
-def _waiting_changed(*, table: Table) -> None:
-    """The list's length changed: the table's watchers and the lobby hear of it after commit."""
-    effects.publish(
-        table_id=table.id, events=[{"event": "waiting", "count": table.waiting_count}], table=table
-    )
-    effects.lobby_changed()
 
 
 def waiting_position(*, table: Table, user) -> dict:
@@ -1779,6 +1771,8 @@ def waiting_join(*, table_id: int, user) -> dict:
             )
             if free.exists():
                 raise TableError("seat_free", _("A seat is free at this table: sit down."))
+            if (refusal := waiting_rules.join_refusal(table=table, user=user)) is not None:
+                raise TableError(refusal.code, str(refusal))  # a seat offered could not be taken
             WaitingEntry.objects.create(table=table, user=user)
             _waiting_recount(table=table)
             _waiting_changed(table=table)

@@ -53,14 +53,25 @@ def testserver_origin(settings):
     settings.ROOM_ORIGINS = [*settings.ROOM_ORIGINS, "http://testserver"]
 
 
+@pytest.fixture(autouse=True)
+def throttles_of_this_test(settings) -> str:
+    """Each test counts sign-ups, password resets and once-a-day mails afresh (accounts/throttle.py): its own
+    key prefix in Redis, here and in the room processes it starts, so no earlier test's count applies."""
+    import uuid
+
+    settings.THROTTLE_KEY_PREFIX = f"throttle-test-{uuid.uuid4().hex}"
+    return settings.THROTTLE_KEY_PREFIX
+
+
 @pytest.fixture
-def room_env(transactional_db, settings, backends_ended_at_the_end) -> dict[str, str]:
+def room_env(transactional_db, settings, backends_ended_at_the_end, throttles_of_this_test) -> dict[str, str]:
     """The environment a room process needs to share this test's database and Redis."""
     from django.db import connection
 
     env = dict(os.environ)
     env["DATABASE_URL"] = database_url_for(connection.settings_dict)
     env["REDIS_URL"] = settings.REDIS_URL
+    env["THROTTLE_KEY_PREFIX"] = throttles_of_this_test
     env["DEBUG"] = "0"  # as `make run` and production run
     env.setdefault("LOG_LEVEL", "INFO")
     return env

@@ -162,7 +162,7 @@ class Lobby {
         return;
       }
       if (msg && msg.type === "tables" && Array.isArray(msg.tables)) this.update(msg.tables);
-      else if (msg && ["waiting", "seat_offer", "seat_offer_expired", "removed", "error"].includes(msg.type)) this.onPersonal(msg);
+      else if (msg && ["waiting", "seat_offer", "seat_offer_expired", "waiting_dropped", "removed", "error"].includes(msg.type)) this.onPersonal(msg);
     };
     this.ws = ws;
     ws.onclose = () => this.retry();

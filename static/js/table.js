@@ -724,7 +724,7 @@ export class TablePage {
       }
     } else if (msg.type === "chat_history") {
       this.chatHistory(Array.isArray(msg.lines) ? msg.lines : []);
-    } else if (["waiting", "seat_offer", "seat_offer_expired", "removed"].includes(msg.type)) {
+    } else if (["waiting", "seat_offer", "seat_offer_expired", "waiting_dropped", "removed"].includes(msg.type)) {
       this.onPersonal(msg);
     } else if (msg.type === "error") {
       this.toast(msg.message || msg.code || this.t("error"));
@@ -1860,7 +1860,7 @@ export class TablePage {
       } else {
         this.toast(this.t("seat_offer_elsewhere", { table: msg.table_name, n: msg.seconds }));
       }
-    } else if (msg.type === "seat_offer_expired" || msg.type === "removed") {
+    } else if (["seat_offer_expired", "waiting_dropped", "removed"].includes(msg.type)) {
       if (here) this.waiting = null;
       if (msg.message) this.toast(msg.message);
     }

@@ -4,6 +4,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
+from accounts.days import DayField
 from tables.models import Game
 
 PAGE_SIZES = (10, 25, 50, 100)
@@ -12,8 +13,8 @@ PAGE_SIZES = (10, 25, 50, 100)
 class HandFilterForm(forms.Form):
     table = forms.IntegerField(label=_("Table"), required=False, min_value=1, max_value=2**31 - 1)
     game = forms.ChoiceField(label=_("Game"), required=False, choices=[("", _("All games")), *Game.choices])
-    since = forms.DateField(label=_("From"), required=False, widget=forms.DateInput(attrs={"type": "date"}))
-    until = forms.DateField(
+    since = DayField(label=_("From"), required=False, widget=forms.DateInput(attrs={"type": "date"}))
+    until = DayField(
         label=pgettext_lazy("until a date", "To"),
         required=False,
         widget=forms.DateInput(attrs={"type": "date"}),

@@ -4,7 +4,6 @@ CSV download of any range of days."""
 from __future__ import annotations
 
 import csv
-from datetime import date
 
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
@@ -13,6 +12,7 @@ from django.urls import path, reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from accounts.days import DayOutOfRange, day_from_text
 from cashier.templatetags.money import format_amount
 from tables.models import PayoutDay
 from tables.payout.selectors import payout_days, payout_percent, payout_summary, payout_window
@@ -74,8 +74,11 @@ class PayoutDayAdmin(admin.ModelAdmin):
             raise PermissionDenied
         first, last = payout_window()
         try:
-            first = date.fromisoformat(request.GET["from"]) if request.GET.get("from") else first
-            last = date.fromisoformat(request.GET["to"]) if request.GET.get("to") else last
+            first = day_from_text(request.GET["from"]) if request.GET.get("from") else first
+            last = day_from_text(request.GET["to"]) if request.GET.get("to") else last
+        except DayOutOfRange as error:
+            messages.error(request, str(error))
+            return HttpResponseRedirect(reverse("admin:tables_payoutday_changelist"))
         except ValueError:
             messages.error(request, _("Give the days of the CSV as YYYY-MM-DD."))
             return HttpResponseRedirect(reverse("admin:tables_payoutday_changelist"))

@@ -369,3 +369,31 @@ def test_my_hands_keep_at_least_three_months(played):
     assert client.get(f"/hands/{eighty.id}/").status_code == 200
     every = client.get("/hands/download/?format=pokerstars")
     assert downloaded(every) == [older.id, kept.id, eighty.id, hand.id]
+
+
+def test_every_answer_with_a_players_own_hands_or_wallet_is_never_cached(played):
+    """Issue 32: My hands, its API, the downloads (one's own hole cards), the replayer and a hand's data, the
+    table's last hands and the wallet at a table were sent without `Cache-Control: no-store`: a shared
+    computer's back button or a proxy could show them to the next person. Public pages stay cacheable."""
+    table, hand, (ada, _ben, _cleo) = played
+    client = logged_in(ada)
+    for url in (
+        "/hands/",
+        "/api/hands/mine/",
+        "/hands/download/?format=pokerstars",
+        "/hands/download/?format=phh",
+        f"/hands/{hand.id}/",
+        f"/hands/{hand.id}/download/?format=pokerstars",
+        f"/hands/{hand.id}/download/?format=phh",
+        f"/api/hands/{hand.id}/replay/",
+        f"/api/hands/{hand.id}/",
+        f"/api/tables/{table.id}/last-hands/",
+        f"/api/tables/{table.id}/money/",
+    ):
+        response = client.get(url)
+        assert response.status_code == 200, url
+        assert response["Cache-Control"] == "no-store", url
+    token = hand_share_token(hand_id=hand.id)
+    for url in ("/", "/payout/", "/api/payout/", "/fairness/", "/api/tables/", f"/hands/shared/{token}/"):
+        response = client.get(url)
+        assert response.status_code == 200 and "no-store" not in response.get("Cache-Control", ""), url

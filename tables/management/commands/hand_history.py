@@ -12,6 +12,7 @@ from datetime import date
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
+from accounts.days import DayOutOfRange, day_from_text
 from tables.history.selectors import EXPORT_FORMATS, hands_export_text, hands_for_export
 
 
@@ -19,7 +20,9 @@ def _day(text: str) -> date:
     """A day of ``--since`` / ``--until``. argparse turns the ArgumentTypeError into a usage error: a message
     on standard error and exit status 2 (a CommandError raised here would escape the parser as a traceback)."""
     try:
-        return date.fromisoformat(text)
+        return day_from_text(text)
+    except DayOutOfRange as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
     except ValueError:
         raise argparse.ArgumentTypeError(f"not a date (YYYY-MM-DD): {text!r}") from None
 

@@ -5,13 +5,16 @@ from datetime import date
 
 from django.core.management.base import BaseCommand, CommandError
 
+from accounts.days import DayOutOfRange, day_from_text
 from tables.payout.selectors import payout_summary, payout_window
 from tables.payout.services import PayoutRangeInvalid, payout_days_compute
 
 
 def _day(text: str) -> date:
     try:
-        return date.fromisoformat(text)
+        return day_from_text(text)
+    except DayOutOfRange as error:
+        raise CommandError(str(error)) from None
     except ValueError:
         raise CommandError(f"not a date (YYYY-MM-DD): {text!r}") from None
 
