@@ -171,3 +171,20 @@ def test_the_code_step_speaks_italian():
     assert "Accesso in due passaggi" in page
     wrong = client.post("/accounts/login/code/", {"code": "000000"}).content.decode()
     assert "Il codice non è giusto" in wrong
+
+
+def test_the_code_step_does_not_wait_for_ever_after_the_password():
+    from accounts.two_factor_views import PENDING_KEY, PENDING_SECONDS
+
+    player = player_create()
+    with_two_factor(player)
+    client = Client()
+    password_step(client, player)
+    session = client.session
+    session[PENDING_KEY] = {**session[PENDING_KEY], "at": session[PENDING_KEY]["at"] - PENDING_SECONDS - 1}
+    session.save()
+    late = client.post("/accounts/login/code/", {"code": totp_code(two_factor_device(player))}, follow=True)
+    assert late.request["PATH_INFO"] == "/accounts/login/" and "the time to enter the code is over" in (
+        late.content.decode()
+    )
+    assert logged_in_as(client) is None
