@@ -109,3 +109,9 @@ class LedgerUnbalanced(CashierError):
     """A programming error rather than a player's: a transfer whose legs do not sum to zero."""
 
     code = "unbalanced"
+
+
+class SecondFactorRefused(CashierError):
+    """A EUR withdrawal by a player with two-factor sign-in on, without a right code from their app."""
+
+    code = "second_factor_refused"

@@ -78,9 +78,23 @@ class DepositForm(IdempotentForm):
 
 
 class WithdrawalForm(IdempotentForm):
+    """With `two_factor` (the player turned it on), a field for the code their app shows now."""
+
     id_prefix = "withdrawal"
     amount = MoneyField(label=_("Amount (EUR)"))
     card_number = CardNumberField(label=_("Card to pay to"))
+
+    def __init__(self, *args, two_factor: bool = False, **kwargs):
+        super().__init__(*args, **kwargs)
+        if two_factor:
+            self.fields["otp_code"] = forms.CharField(
+                label=_("Code from your authenticator app"),
+                required=False,
+                max_length=40,
+                widget=forms.TextInput(
+                    attrs={"autocomplete": "one-time-code", "inputmode": "numeric", "maxlength": "40"}
+                ),
+            )
 
 
 # Responsible gaming (SPEC 2): the player's deposit limits and self-exclusion.

@@ -72,6 +72,7 @@ from cashier.models import (
     Withdrawal,
 )
 from cashier.providers import PaymentProvider, ProviderConflict, ProviderTimeout, provider_get
+from cashier.second_factor import withdrawal_code_check
 from cashier.selectors import (
     EXCLUSION_DAYS,
     LIMIT_WINDOWS,
@@ -520,10 +521,12 @@ def withdrawal_request(
     idempotency_key: str,
     currency: str = "eur",
     provider: PaymentProvider | None = None,
+    otp_code: str = "",
 ) -> Withdrawal:
     """Ask to withdraw `amount` cents from the EUR wallet to a card. The money moves at once to the
     withdrawals-pending account (held) until staff approve (paid) or reject (given back). Needs a player whose
-    identity staff verified. The same key again returns the same withdrawal; with other data it is refused.
+    identity staff verified, and `otp_code` from their app once they turned two-factor on. The same key again
+    returns the same withdrawal; with other data it is refused.
 
     Lock: none needed (takes the wallet's and the hold account's)."""
     currency = currency_validate(currency)
@@ -553,6 +556,7 @@ def withdrawal_request(
                 )
             existing.replayed = True
             return existing
+        withdrawal_code_check(user=user, code=otp_code)
         if locked[wallet.pk].balance < amount:
             raise InsufficientFunds(
                 _("You cannot withdraw more than your wallet holds (%(balance)s).")

@@ -12,6 +12,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from accounts.two_factor import is_enabled as two_factor_enabled
 from cashier import services
 from cashier.errors import CashierError
 from cashier.forms import DepositForm, DepositLimitForm, SelfExclusionForm, WithdrawalForm
@@ -37,7 +38,7 @@ def _page(request, deposit_form=None, withdrawal_form=None, status=200):
         {
             "balances": wallet_balances(user=user),
             "deposit_form": deposit_form or DepositForm(),
-            "withdrawal_form": withdrawal_form or WithdrawalForm(),
+            "withdrawal_form": withdrawal_form or WithdrawalForm(two_factor=two_factor_enabled(user)),
             "entries": page,
             "withdrawals": Withdrawal.objects.filter(user=user)[:10],
             "deposits_pending": Deposit.objects.filter(user=user, status=Deposit.Status.PENDING),
@@ -99,7 +100,7 @@ def deposit(request):
 @login_required
 @require_POST
 def withdraw(request):
-    form = WithdrawalForm(request.POST)
+    form = WithdrawalForm(request.POST, two_factor=two_factor_enabled(request.user))
     if not form.is_valid():
         return _page(request, withdrawal_form=form, status=400)
     try:
@@ -108,6 +109,7 @@ def withdraw(request):
             amount=form.cleaned_data["amount"],
             card_number=form.cleaned_data["card_number"],
             idempotency_key=form.cleaned_data["idempotency_key"],
+            otp_code=form.cleaned_data.get("otp_code", ""),
         )
     except CashierError as error:
         form.add_error(None, str(error))

@@ -13,6 +13,7 @@ from django.db import connection
 from django.http import JsonResponse
 from django.views.decorators.cache import never_cache
 
+from accounts import two_factor
 from pokerroom.celery import HEARTBEAT_SECONDS, WORKERS_KEY
 
 
@@ -47,7 +48,7 @@ CHECKS = {"postgresql": _check_database, "redis": _check_redis, "celery": _check
 
 def _may_see_details(request) -> bool:
     user = getattr(request, "user", None)
-    if user is not None and user.is_authenticated and user.is_staff:
+    if user is not None and user.is_authenticated and user.is_staff and two_factor.is_verified(request):
         return True
     token = getattr(settings, "HEALTHZ_TOKEN", "")
     given = request.headers.get("X-Health-Token", "")

@@ -63,6 +63,9 @@ INSTALLED_APPS = [
     "channels",
     "csp",  # Content-Security-Policy (CONTENT_SECURITY_POLICY below)
     "axes",  # login throttling: repeated failures lock out an account and an address (AXES_* below)
+    "django_otp",  # two-factor sign-in (accounts.two_factor; OTP_* and TWO_FACTOR_* below)
+    "django_otp.plugins.otp_totp",
+    "django_otp.plugins.otp_static",
     "accounts",
     "cashier",
     "tables",
@@ -78,6 +81,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django_otp.middleware.OTPMiddleware",  # request.user.is_verified(): this session entered a code
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
@@ -158,6 +162,15 @@ PROXY_COUNT = int(os.environ.get("PROXY_COUNT", "0"))
 SIGNUP_PER_ADDRESS_PER_HOUR = int(os.environ.get("SIGNUP_PER_ADDRESS_PER_HOUR", "10"))
 PASSWORD_RESET_PER_ADDRESS_PER_HOUR = int(os.environ.get("PASSWORD_RESET_PER_ADDRESS_PER_HOUR", "5"))
 THROTTLE_KEY_PREFIX = os.environ.get("THROTTLE_KEY_PREFIX", "throttle")
+# Two-factor sign-in (accounts.two_factor): codes from an authenticator app, named "Poker room" there.
+# TWO_FACTOR_FAILURE_LIMIT wrong codes in a row close the code step of that account for
+# TWO_FACTOR_LOCKOUT_MINUTES; django-otp's own growing delays are off (a factor of 0), the room counts instead.
+OTP_TOTP_ISSUER = os.environ.get("OTP_TOTP_ISSUER", "Poker room")
+OTP_TOTP_THROTTLE_FACTOR = 0
+OTP_STATIC_THROTTLE_FACTOR = 0
+OTP_ADMIN_HIDE_SENSITIVE_DATA = True  # the admin never shows an app's secret or QR code, nor recovery codes
+TWO_FACTOR_FAILURE_LIMIT = int(os.environ.get("TWO_FACTOR_FAILURE_LIMIT", "5"))
+TWO_FACTOR_LOCKOUT_MINUTES = int(os.environ.get("TWO_FACTOR_LOCKOUT_MINUTES", "15"))
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "lobby"
 LOGOUT_REDIRECT_URL = "lobby"

@@ -20,9 +20,10 @@ from django.utils.translation import gettext as _
 from accounts.audit import staff_actions_recorded
 from staff.services import audit_entry_write
 
-# Never copied into the log: secrets, and what would show cards or card numbers.
+# Never copied into the log: secrets, and what would show cards or card numbers (two-factor apps' `key` and
+# recovery codes' `token` included).
 SECRET_FIELDS = frozenset(
-    {"password", "deck_secret", "hole_cards", "config", "card_token", "destination_token"}
+    {"password", "deck_secret", "hole_cards", "config", "card_token", "destination_token", "key", "token"}
 )
 ACTION_SNAPSHOTS_AT_MOST = 500
 

@@ -2,12 +2,19 @@
 page and the rake as CSV. It is the default site (staff.apps.StaffAdminConfig), so every app's
 `@admin.register` lands here."""
 
+from urllib.parse import urlencode
+
 from django.contrib import admin
 from django.contrib.admin.options import IncorrectLookupParameters
 from django.contrib.admin.views.main import ChangeList
-from django.urls import path
+from django.contrib.auth import REDIRECT_FIELD_NAME
+from django.shortcuts import redirect
+from django.urls import path, reverse
+from django.utils.decorators import method_decorator
 from django.utils.translation import gettext_lazy as _
+from django.views.decorators.cache import never_cache
 
+from accounts import two_factor
 from accounts.days import DAY_FIRST, DAY_LAST
 from staff.audit import audited
 
@@ -51,6 +58,45 @@ class StaffAdminSite(admin.AdminSite):
 
     def register(self, model_or_iterable, admin_class=None, **options):
         super().register(model_or_iterable, day_bound(audited(admin_class or admin.ModelAdmin)), **options)
+
+    def has_permission(self, request) -> bool:
+        """Active staff whose session entered a two-factor code (or turned it on): every admin page and the
+        staff app's pages go through this (admin_view)."""
+        return super().has_permission(request) and two_factor.is_verified(request)
+
+    @method_decorator(never_cache)
+    def login(self, request, extra_context=None):
+        """Django's admin login, except that a right password for an account with two-factor on leads to the
+        code step (accounts.two_factor_views), and staff already logged in without a code this session are
+        sent to enter one, or to set up their app first when they have none."""
+        from django.contrib.admin.forms import AdminAuthenticationForm
+
+        from accounts.two_factor_views import TwoFactorLoginView
+
+        user = request.user
+        index = reverse("admin:index", current_app=self.name)
+        if user.is_active and user.is_staff:
+            if two_factor.is_verified(request):
+                return redirect(index)
+            step = "two_factor_code" if two_factor.is_enabled(user) else "two_factor"
+            target = request.GET.get(REDIRECT_FIELD_NAME) or index
+            return redirect(f"{reverse(step)}?{urlencode({REDIRECT_FIELD_NAME: target})}")
+        context = {
+            **self.each_context(request),
+            "title": _("Log in"),
+            "subtitle": None,
+            "app_path": request.get_full_path(),
+            "username": user.get_username(),
+        }
+        if REDIRECT_FIELD_NAME not in request.GET and REDIRECT_FIELD_NAME not in request.POST:
+            context[REDIRECT_FIELD_NAME] = index
+        context.update(extra_context or {})
+        request.current_app = self.name
+        return TwoFactorLoginView.as_view(
+            extra_context=context,
+            authentication_form=self.login_form or AdminAuthenticationForm,
+            template_name=self.login_template or "admin/login.html",
+        )(request)
 
     def index(self, request, extra_context=None):
         from staff.selectors import dashboard_figures

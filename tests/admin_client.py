@@ -5,21 +5,62 @@ with the changes given, as a browser would after a member of staff edited those 
 
 from __future__ import annotations
 
+import time
+
 from django.contrib.auth import get_user_model
 from django.forms import MultiWidget
 from django.test import Client
 
+STAFF_PASSWORD = "staff-Pass-123"
+
+
+def two_factor_device(user):
+    """The user's authenticator app, confirmed (made if they have none), as after they set it up."""
+    from django_otp.plugins.otp_totp.models import TOTPDevice
+
+    device = TOTPDevice.objects.filter(user=user, confirmed=True).first()
+    return device or TOTPDevice.objects.create(user=user, name="authenticator", confirmed=True)
+
+
+def totp_code(device) -> str:
+    """The code the app shows now (django_otp's own totp), or the next step's when this one's code was used
+    already (a code is accepted once; one step ahead is within the device's tolerance)."""
+    from django_otp.oath import totp
+
+    device.refresh_from_db()
+    now = int((time.time() - device.t0) // device.step)
+    ahead = max(0, device.last_t + 1 - now)
+    return f"{totp(device.bin_key, device.step, device.t0, device.digits, ahead):0{device.digits}d}"
+
+
+def staff_log_in(client: Client, user) -> Client:
+    """`user` logged in on `client`, then their app's code entered at the code step (the admin needs both);
+    an app is made for them if they have none."""
+    from django.urls import reverse
+
+    device = two_factor_device(user)
+    client.force_login(user)
+    response = client.post(reverse("two_factor_code"), {"code": totp_code(device)})
+    assert response.status_code == 302, response.status_code
+    return client
+
 
 def staff_client(*, username: str = "boss", superuser: bool = True, **extra) -> tuple[Client, object]:
+    """A member of staff with an authenticator app, logged in as at the admin's login page: the password,
+    then the code."""
     User = get_user_model()
     if superuser:
-        staff = User.objects.create_superuser(username, f"{username}@example.com", "staff-Pass-123", **extra)
+        staff = User.objects.create_superuser(username, f"{username}@example.com", STAFF_PASSWORD, **extra)
     else:
         staff = User.objects.create_user(
-            username, f"{username}@example.com", "staff-Pass-123", is_staff=True, **extra
+            username, f"{username}@example.com", STAFF_PASSWORD, is_staff=True, **extra
         )
+    device = two_factor_device(staff)
     client = Client()
-    client.force_login(staff)
+    answer = client.post("/admin/login/", {"username": username, "password": STAFF_PASSWORD})
+    assert answer.status_code == 302 and "/login/code/" in answer["Location"], answer.status_code
+    answer = client.post(answer["Location"], {"code": totp_code(device)})
+    assert answer.status_code == 302, answer.status_code
     return client, staff
 
 

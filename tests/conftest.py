@@ -114,3 +114,14 @@ def backends_ended_at_the_end(django_db_setup, django_db_blocker):
             "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
             "WHERE datname = current_database() AND pid <> pg_backend_pid()"
         )
+
+
+@pytest.fixture
+def admin_client(db, admin_user):
+    """pytest-django's `admin_client`, through the two-factor code step too: staff need it before any admin
+    page (tests/admin_client.py makes the superuser's authenticator app and types its code)."""
+    from django.test import Client
+
+    from tests.admin_client import staff_log_in
+
+    return staff_log_in(Client(), admin_user)

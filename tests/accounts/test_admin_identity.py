@@ -4,6 +4,8 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
 
+from tests.admin_client import staff_log_in
+
 pytestmark = pytest.mark.django_db
 
 
@@ -13,7 +15,7 @@ def test_staff_mark_identities_verified_with_an_admin_action():
     anna = User.objects.create_user("anna", "anna@example.com", "a-Long-pass-123")
     bot = User.objects.create_user("Bot X", is_bot=True)
     client = Client()
-    client.force_login(staff)
+    staff_log_in(client, staff)
     response = client.post(
         "/admin/accounts/user/",
         {"action": "identity_verify", "_selected_action": [anna.pk, bot.pk]},

@@ -5,6 +5,7 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from cashier import services as cashier
+from tests.admin_client import totp_code, two_factor_device
 from tests.factories import CARD_OK, hand_played, new_key, player_create, table_create
 from tests.factories import sit_now as sit
 from tests.live import ARTIFACTS, needs_chromium
@@ -21,7 +22,8 @@ def test_staff_see_the_dashboard_a_player_and_a_table(live_room, browser, monkey
     from tables import services
 
     monkeypatch.setattr(services, "DEAL_PAUSE_SECONDS", 0)
-    get_user_model().objects.create_superuser("boss", "boss@example.com", "staff-Pass-123")
+    boss = get_user_model().objects.create_superuser("boss", "boss@example.com", "staff-Pass-123")
+    device = two_factor_device(boss)  # staff need two-factor sign-in before any admin page
     anna, bruno = player_create(verified=True), player_create()
     anna.email, anna.first_name, anna.last_name = "anna@example.com", "Anna", "Rossi"
     anna.save()
@@ -40,6 +42,8 @@ def test_staff_see_the_dashboard_a_player_and_a_table(live_room, browser, monkey
     page.fill("#id_username", "boss")
     page.fill("#id_password", "staff-Pass-123")
     page.click("input[type=submit]")
+    page.fill("#id_code", totp_code(device))
+    page.click("button[type=submit].primary")
     page.wait_for_selector("#dashboard")
     assert page.locator("#figure-players .value").inner_text() == "2"
     assert "1" == page.locator("#figure-withdrawals .value").inner_text()

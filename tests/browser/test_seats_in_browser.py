@@ -10,6 +10,7 @@ from cashier.selectors import ledger_check
 from staff.models import AuditEntry
 from tables import services
 from tables.models import Hand
+from tests.admin_client import totp_code, two_factor_device
 from tests.factories import player_create, table_create
 from tests.factories import sit_now as sit
 from tests.live import ARTIFACTS, needs_chromium
@@ -24,7 +25,8 @@ pytestmark = [
 
 
 def test_staff_cancel_a_hand_and_pause_a_table_from_its_page(live_room, browser):
-    get_user_model().objects.create_superuser("boss", "boss@example.com", "staff-Pass-123")
+    boss = get_user_model().objects.create_superuser("boss", "boss@example.com", "staff-Pass-123")
+    device = two_factor_device(boss)  # staff need two-factor sign-in before any admin page
     players = [player_create() for _ in range(3)]
     table = table_create(small_blind=10, big_blind=20, action_seconds=600)
     for number, user in enumerate(players, start=1):
@@ -46,6 +48,9 @@ def test_staff_cancel_a_hand_and_pause_a_table_from_its_page(live_room, browser)
     page.fill("#id_username", "boss")
     page.fill("#id_password", "staff-Pass-123")
     page.click("input[type=submit]")
+    page.fill("#id_code", totp_code(device))
+    page.click("button[type=submit].primary")
+    page.wait_for_selector("#dashboard")
 
     page.goto(f"{base}/admin/tables/table/{table.pk}/change/")
     page.wait_for_selector("#table-controls")

@@ -11,6 +11,7 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 
 from pokerroom.celery import WORKERS_KEY
+from tests.admin_client import staff_log_in
 from tests.factories import eur_table_create as table_create
 
 pytestmark = pytest.mark.django_db
@@ -46,7 +47,7 @@ def test_every_page_has_a_policy_without_inline_scripts_and_keeps_none(people):
     table = table_create()
     visitor, logged_in, admin = Client(), Client(), Client()
     logged_in.force_login(player)
-    admin.force_login(staff)
+    staff_log_in(admin, staff)
     checked = 0
     for client, urls in (
         (visitor, ["/", "/accounts/login/", "/accounts/signup/", "/accounts/password/reset/"]),
@@ -99,7 +100,7 @@ def test_healthz_tells_anyone_up_or_down_only_and_staff_the_details(people, sett
         assert anonymous.status_code == 200 and anonymous.json() == {"ok": True}
         assert "worker-a" not in anonymous.content.decode()
         admin = Client()
-        admin.force_login(staff)
+        staff_log_in(admin, staff)
         detailed = admin.get("/healthz").json()
         assert "worker-a@host-7" in detailed["services"]["celery"]["workers"]
         settings.HEALTHZ_TOKEN = "t0ken"

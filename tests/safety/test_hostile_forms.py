@@ -18,6 +18,7 @@ from accounts.models import DepositLimit, SelfExclusion
 from cashier import services as cashier
 from cashier.models import Account, Deposit, Entry, Withdrawal
 from cashier.providers import SandboxProvider
+from tests.admin_client import staff_log_in
 from tests.factories import eur_fund
 from tests.factories import eur_table_create as table_create
 
@@ -234,7 +235,7 @@ def test_every_form_and_json_endpoint_refuses_hostile_input_without_a_500_and_ch
         if "logout" not in url:
             _hit(logged_in, url, HOSTILE, names, failures)
     staff_client = Client(raise_request_exception=False)
-    staff_client.force_login(staff)
+    staff_log_in(staff_client, staff)
     for url in admin:
         _hit(staff_client, url, ADMIN_HOSTILE, names, failures, bodies=JSON_BODIES[:3])
 
