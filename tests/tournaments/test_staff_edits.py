@@ -8,7 +8,7 @@ from django.utils import translation
 from cashier.selectors import ledger_check, wallet_balances
 from staff.models import AuditEntry
 from tests.admin_client import admin_form_data, admin_form_submit, form_errors, staff_client
-from tests.factories import eur_player, tournament_create
+from tests.factories import defaults_ensure, eur_player, tournament_create
 from tests.tournaments.play_helpers import pool_balance
 from tournaments import play, services
 from tournaments.models import BlindLevel, BlindStructure, Entry, PayoutTable, Tournament
@@ -79,8 +79,8 @@ def test_a_structure_a_registering_tournament_uses_cannot_change_and_its_copy_ca
 
 
 def test_a_payout_table_a_running_tournament_uses_cannot_change_and_it_plays_on(staff):
+    tournament = tournament_create(seats=3, buy_in=500, fee=0)  # (the room's default tables, ensured)
     payout = PayoutTable.objects.get(name="Sit-and-go")
-    tournament = tournament_create(seats=3, buy_in=500, fee=0)
     for _ in range(3):
         services.tournament_register(tournament_id=tournament.pk, user=eur_player(5_000))
     tournament.refresh_from_db()
@@ -97,6 +97,7 @@ def test_a_payout_table_a_running_tournament_uses_cannot_change_and_it_plays_on(
 
 
 def test_bands_that_leave_a_gap_are_refused_on_a_table_no_tournament_uses(staff):
+    defaults_ensure()  # a transactional test's flush removed the migration's rows
     staff.post(
         "/admin/tournaments/payouttable/",
         {"action": "copy", "_selected_action": [PayoutTable.objects.get(name="Sit-and-go").pk]},
