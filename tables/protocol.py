@@ -7,12 +7,19 @@ only: whether an action is legal is the engine's business, whether a buy-in fits
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
 MAX_MESSAGE_BYTES = 4096
+# Arrays and objects inside one another: a message of the protocol is one object of plain values (depth 1). A
+# deeper message is refused before the JSON parser sees it: 4 KB of `[[[...` made Python's parser raise
+# RecursionError, which closed the socket with 1011 and skipped the consumer's clean-up.
+MAX_JSON_DEPTH = 8
+_JSON_STRINGS = re.compile(r'"(?:[^"\\]|\\.)*"')
+_JSON_BRACKETS = re.compile(r"[\[\]{}]")
 MAX_AMOUNT = 10**12  # far above any stake; stops "huge" numbers before they reach arithmetic
 MAX_CHAT_CHARS = 300
 
@@ -136,15 +143,40 @@ def _boolean(data: dict, name: str) -> bool | None:
     return value
 
 
-def parse_client_message(raw: str | bytes | None) -> ClientMessage:
-    if raw is None:
-        raise ProtocolError("bad_json", _("Messages are JSON text."))
+def _nesting_within(text: str, limit: int) -> bool:
+    """Whether no array or object in `text` lies more than `limit` deep (brackets inside strings not counted)."""
+    if text.count("[") + text.count("{") <= limit:  # every message of the protocol: no scan
+        return True
+    depth = 0
+    for bracket in _JSON_BRACKETS.findall(_JSON_STRINGS.sub("", text)):
+        depth += 1 if bracket in "[{" else -1
+        if depth > limit:
+            return False
+    return True
+
+
+def _json_within_bounds(raw: str | bytes) -> Any:
+    """The message decoded, within MAX_MESSAGE_BYTES (UTF-8) and MAX_JSON_DEPTH; ProtocolError otherwise."""
     if len(raw) > MAX_MESSAGE_BYTES:
         raise ProtocolError("too_large", _("The message is too large."))
     try:
-        data: Any = json.loads(raw)
-    except (ValueError, UnicodeDecodeError):
+        text = raw.decode("utf-8") if isinstance(raw, bytes) else raw
+        if len(text.encode("utf-8")) > MAX_MESSAGE_BYTES:
+            raise ProtocolError("too_large", _("The message is too large."))
+    except UnicodeError:
         raise ProtocolError("bad_json", _("The message is not valid JSON.")) from None
+    if not _nesting_within(text, MAX_JSON_DEPTH):
+        raise ProtocolError("bad_json", _("The message is nested too deeply."))
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError):
+        raise ProtocolError("bad_json", _("The message is not valid JSON.")) from None
+
+
+def parse_client_message(raw: str | bytes | None) -> ClientMessage:
+    if raw is None:
+        raise ProtocolError("bad_json", _("Messages are JSON text."))
+    data = _json_within_bounds(raw)
     if not isinstance(data, dict):
         raise ProtocolError("bad_json", _("A message is a JSON object with a “type”."))
     kind = data.get("type")

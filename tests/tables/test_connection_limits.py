@@ -10,7 +10,8 @@ from channels.testing import WebsocketCommunicator
 
 from pokerroom.asgi import application
 from tables import services
-from tables.consumers import CHAT_RATE_BURST, CLOSE_TOO_MANY, CONNECTIONS_PER_USER_AND_TABLE
+from tables.consumers import CLOSE_TOO_MANY, CONNECTIONS_PER_USER_AND_TABLE
+from tables.ws_limits import CHAT_RATE_BURST
 from tests.factories import player_create, table_create
 from tests.tables.wsclient import session_cookie_for
 
@@ -180,10 +181,10 @@ def test_a_rush_of_players_connecting_at_once_waits_for_redis_rather_than_failin
     """More players connect to one web process at the same moment than its Redis pool has connections (a
     tournament's start: hundreds within seconds): each handshake waits for a connection and gets its table,
     none fails. Here a pool of 4 and 24 players."""
-    from tables import consumers
+    from tables import ws_limits
 
-    monkeypatch.setattr(consumers, "REDIS_POOL_SIZE", 4)
-    monkeypatch.setattr(consumers, "_redis_clients", {})  # this test's own pool, of that size
+    monkeypatch.setattr(ws_limits, "REDIS_POOL_SIZE", 4)
+    monkeypatch.setattr(ws_limits, "_redis_clients", {})  # this test's own pool, of that size
     table = table_create()
     cookies = [session_cookie_for(player_create()) for _ in range(24)]
 

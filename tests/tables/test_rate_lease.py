@@ -10,8 +10,8 @@ import pytest
 import redis
 from django.conf import settings
 
-from tables import consumers
-from tables.consumers import (
+from tables import ws_limits
+from tables.ws_limits import (
     USER_LEASE_TOKENS,
     USER_RATE_BURST,
     USER_RATE_PER_SECOND,
@@ -27,10 +27,10 @@ pytestmark = pytest.mark.django_db
 def fresh_loop_caches():
     """Each test runs its own event loop: the clients, scripts and leases kept per loop start empty."""
     caches = (
-        consumers._redis_clients,
-        consumers._user_scripts,
-        consumers._user_leases,
-        consumers._lease_asks,
+        ws_limits._redis_clients,
+        ws_limits._user_scripts,
+        ws_limits._user_leases,
+        ws_limits._lease_asks,
     )
     for cache in caches:
         cache.clear()
@@ -95,7 +95,7 @@ def test_the_lease_lets_through_no_more_than_the_bucket_gives():
 
 
 def test_a_lease_not_spent_in_time_is_dropped(monkeypatch):
-    monkeypatch.setattr(consumers, "USER_LEASE_SECONDS", 0.0)
+    monkeypatch.setattr(ws_limits, "USER_LEASE_SECONDS", 0.0)
     player = player_create()
 
     async def scenario():
