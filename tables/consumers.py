@@ -16,6 +16,7 @@ from http.cookies import CookieError, SimpleCookie
 from urllib.parse import parse_qs
 
 import orjson
+from autobahn.exception import Disconnected
 from channels.auth import AuthMiddleware, get_user
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
@@ -321,6 +322,14 @@ class RoomConsumer(GateMixin, AsyncWebsocketConsumer):
 
     async def send_json(self, message: dict) -> None:
         await self.send(text_data=_dumps(message))
+
+    async def send(self, text_data=None, bytes_data=None, close=False) -> None:
+        """Channels' send; a frame to a client that has just gone (daphne's Disconnected: a broadcast reaching
+        a connection closed a moment before) is dropped, and the disconnect that follows does the clean-up."""
+        try:
+            await super().send(text_data=text_data, bytes_data=bytes_data, close=close)
+        except Disconnected:
+            pass
 
     async def send_error(self, code: str, message: str) -> None:
         await self.send_json({"type": "error", "code": code, "message": message})

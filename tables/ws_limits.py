@@ -118,14 +118,17 @@ async def user_allow(user_id: Who, *, chat: bool = False, slow: str | None = Non
     loop = asyncio.get_running_loop()
     key = (id(loop), user_id)
     slow = "chat" if chat else slow
+    refused = _refused_still(key, slow)
+    if refused:
+        return refused
     if slow is not None:
-        return await _user_ask(key, slow=slow)
+        return _refused_remember(key, slow, await _user_ask(key, slow=slow))
     while not _lease_spend(key):
         asking = _lease_asks.get(key)
         if asking is None:
             asked = _lease_asks[key] = loop.create_future()
             try:
-                answer = await _user_ask(key, slow=None)
+                answer = _refused_remember(key, None, await _user_ask(key, slow=None))
             finally:
                 del _lease_asks[key]
                 asked.set_result(None)
@@ -176,6 +179,31 @@ async def _user_ask(key: tuple[int, Who], *, slow: str | None) -> int:
     if taken < 0:
         return USER_REFUSED if taken == -1 else SLOW_REFUSED
     return 0
+
+
+# (event loop, player or address, bucket) -> monotonic time until which this process refuses without asking
+# Redis: the bucket was empty, and gets its next token only after 1 / its rate (a flood is refused with no
+# Redis call per message).
+_refused_until: dict[tuple[int, Who, str], float] = {}
+
+
+def _refused_still(key: tuple[int, Who], slow: str | None) -> int:
+    """USER_REFUSED or SLOW_REFUSED while a bucket found empty cannot have a token yet; else 0."""
+    now = time.monotonic()
+    if _refused_until.get((*key, "all"), 0.0) > now:
+        return USER_REFUSED
+    if slow is not None and _refused_until.get((*key, slow), 0.0) > now:
+        return SLOW_REFUSED
+    return 0
+
+
+def _refused_remember(key: tuple[int, Who], slow: str | None, answer: int) -> int:
+    if answer:
+        kind = "all" if answer == USER_REFUSED else slow or "all"
+        if len(_refused_until) > 50_000:
+            _refused_until.clear()
+        _refused_until[(*key, kind)] = time.monotonic() + 1 / _rates(key[1], kind)[0]
+    return answer
 
 
 def _lease_spend(key: tuple[int, Who]) -> bool:

@@ -36,6 +36,8 @@ def addresses_forgotten():
         for key in client.scan_iter(pattern):
             client.delete(key)
     client.close()
+    ws_limits._refused_until.clear()  # this process's memory of empty buckets (event loops' ids are reused)
+    ws_limits._user_leases.clear()
 
 
 def socket(path: str, *, cookie: str | None = None, address: str = "127.0.0.1") -> WebsocketCommunicator:
@@ -287,3 +289,46 @@ def test_the_address_counted_is_the_one_the_proxy_saw(settings):
     settings.PROXY_COUNT = 1
     assert scope_ip(scope) == "203.0.113.9"
     assert ws_limits.address_of({"room_address": scope_ip(scope)}) == "address:203.0.113.9"
+
+
+def test_a_frame_to_a_client_just_gone_ends_nothing():
+    """A broadcast reaching a consumer whose client has just closed (30 flooding sockets closing at once):
+    daphne refuses the frame (autobahn's Disconnected). The consumer lets it go, its clean-up follows with the
+    disconnect, and no traceback is written to the log (the bench saw one after a flood)."""
+    from autobahn.exception import Disconnected
+
+    from tables.consumers import TableConsumer
+
+    async def gone(message):
+        raise Disconnected("Attempt to send on a closed protocol")
+
+    async def scenario():
+        consumer = TableConsumer()
+        consumer.base_send = gone
+        await consumer.send(text_data='{"type": "state"}')
+        await consumer.send_json({"type": "event"})
+
+    asyncio.run(scenario())
+
+
+def test_a_refused_flood_is_not_asked_of_redis_message_by_message(monkeypatch):
+    """Once a bucket is found empty, this process refuses the sender's next messages itself until the bucket can
+    hold a token again: a flood costs the room one Redis call per refill, not one per message."""
+    monkeypatch.setattr(ws_limits, "USER_RATE_BURST", 5)
+    monkeypatch.setattr(ws_limits, "USER_RATE_PER_SECOND", 0.01)
+    player = player_create()
+    asks = []
+    ask = ws_limits._user_ask
+
+    async def counted(key, *, slow):
+        asks.append(slow)
+        return await ask(key, slow=slow)
+
+    monkeypatch.setattr(ws_limits, "_user_ask", counted)
+
+    async def scenario():
+        return [await ws_limits.user_allow(player.pk) for _ in range(30)]
+
+    answers = asyncio.run(scenario())
+    assert answers.count(0) == 5 and answers.count(ws_limits.USER_REFUSED) == 25
+    assert len(asks) == 2, asks  # the lease of 5, then the one that found the bucket empty
