@@ -309,7 +309,7 @@ def main(argv=None) -> int:
     parser.add_argument("--folder", default=str(BASE_DIR / "var" / "bench" / "abuse"))
     args = parser.parse_args(argv)
     folder = Path(args.folder).resolve()
-    room = Room(folder)
+    room = Room(folder, address_limits=True)  # the room's own limits per address, as `make run` has them
     code = 1
     try:
         machine = probe(folder)

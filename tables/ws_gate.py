@@ -20,12 +20,14 @@ CLOSE_TOO_MANY = 4409
 
 
 def slow_bucket(message) -> str | None:
-    """The slower limit a message also spends from: chat lines, and waiting-list changes (each takes the table's
-    lock); None for the others."""
+    """The slower limit a message also spends from: chat lines, waiting-list changes (each takes the table's
+    lock) and `sync` (each reads the table from the database); None for the others."""
     if isinstance(message, protocol.Chat):
         return "chat"
     if isinstance(message, protocol.WaitingJoin | protocol.WaitingLeave):
         return "waiting"
+    if isinstance(message, protocol.Sync):
+        return "sync"
     return None
 
 
@@ -99,11 +101,10 @@ class GateMixin:
             )
             return None
         if refused == ws_limits.SLOW_REFUSED:
-            text = (
-                gettext_noop("You are chatting too fast: wait a few seconds.")
-                if isinstance(message, protocol.Chat)
-                else gettext_noop("Too many waiting-list changes: wait a few seconds.")
-            )
+            text = {
+                "chat": gettext_noop("You are chatting too fast: wait a few seconds."),
+                "waiting": gettext_noop("Too many waiting-list changes: wait a few seconds."),
+            }.get(slow_bucket(message) or "", gettext_noop("Too many messages: slow down."))
             await self.send_error("rate_limited", self.translated(text))
             return None
         return message

@@ -15,10 +15,13 @@ from tables import protocol
 
 # What one player may ask of the room (every message past the parser, `sync` included) over all their
 # connections, every table, the lobby and every web process together (a token bucket in Redis); and, in a
-# slower bucket of their own, chat lines and waiting-list changes (each of the latter takes the table's lock).
+# slower bucket of their own, chat lines, waiting-list changes (each takes the table's lock) and `sync` (each
+# reads the table and its hand from the database; the browser asks at most once in 3 s a connection).
 USER_RATE_PER_SECOND, USER_RATE_BURST = 20, 60
 CHAT_RATE_PER_SECOND, CHAT_RATE_BURST = 0.5, 5
 WAITING_RATE_PER_SECOND, WAITING_RATE_BURST = 1, 10
+SYNC_RATE_PER_SECOND = float(os.environ.get("ROOM_SYNC_RATE", "1"))
+SYNC_RATE_BURST = int(os.environ.get("ROOM_SYNC_BURST", "5"))
 # What one address's anonymous visitors may ask together (they may only watch: `sync`, and messages refused
 # with `login_required`), over all their connections and every web process. The operator may raise it (and the
 # caps below) for an audience behind one address: ROOM_ADDRESS_RATE, ROOM_ADDRESS_BURST.
@@ -29,6 +32,7 @@ SLOW_REFUSED = CHAT_REFUSED  # the slow bucket (chat, waiting lists) was empty
 SLOW_RATES = {
     "chat": (CHAT_RATE_PER_SECOND, CHAT_RATE_BURST),
     "waiting": (WAITING_RATE_PER_SECOND, WAITING_RATE_BURST),
+    "sync": (SYNC_RATE_PER_SECOND, SYNC_RATE_BURST),
 }
 
 # A web process takes up to USER_LEASE_TOKENS of a player's tokens from Redis at once and spends them on the
@@ -243,10 +247,12 @@ def _redis():
 
 # Anonymous visitors' sockets, per client address over every web process (in Redis, as a player's connections
 # are counted per user): at most this many to one table, and this many in all (tables and lobby together).
-# Enough for a household or an office behind one address to watch; not hundreds of sockets from one visitor.
+# As many as a player may open at one table (4); enough for a household behind one address to watch; not
+# hundreds of sockets from one visitor (each spectator at a table adds to every change the table sends: 8 at one
+# table made its players' round trip 1.5 x on a loaded machine, bench/abuse.py).
 # ROOM_ANONYMOUS_PER_TABLE and ROOM_ANONYMOUS_PER_ADDRESS set them.
-ANONYMOUS_CONNECTIONS_PER_ADDRESS_AND_TABLE = int(os.environ.get("ROOM_ANONYMOUS_PER_TABLE", "8"))
-ANONYMOUS_CONNECTIONS_PER_ADDRESS = int(os.environ.get("ROOM_ANONYMOUS_PER_ADDRESS", "32"))
+ANONYMOUS_CONNECTIONS_PER_ADDRESS_AND_TABLE = int(os.environ.get("ROOM_ANONYMOUS_PER_TABLE", "4"))
+ANONYMOUS_CONNECTIONS_PER_ADDRESS = int(os.environ.get("ROOM_ANONYMOUS_PER_ADDRESS", "16"))
 
 
 def address_of(scope: dict) -> str:

@@ -103,6 +103,10 @@ def test_a_player_may_open_a_table_a_few_times_not_sixty():
         again = communicator(table.id, cookie=cookie)
         assert (await opened(again))["type"] == "state", "a closed one makes room for another"
         spectators = [communicator(table.id) for _ in range(CONNECTIONS_PER_USER_AND_TABLE + 2)]
+        for n, ws in enumerate(
+            spectators
+        ):  # anonymous visitors of as many addresses (each address is capped too)
+            ws.scope["client"] = [f"198.51.100.{n + 1}", 50000]
         for ws in spectators:
             assert (await opened(ws))["type"] == "state"
         for ws in [*sockets[1:], again, *spectators]:

@@ -332,3 +332,31 @@ def test_a_refused_flood_is_not_asked_of_redis_message_by_message(monkeypatch):
     answers = asyncio.run(scenario())
     assert answers.count(0) == 5 and answers.count(ws_limits.USER_REFUSED) == 25
     assert len(asks) == 2, asks  # the lease of 5, then the one that found the bucket empty
+
+
+def test_sync_has_a_slower_limit_of_its_own():
+    """Each `sync` reads the table and its hand from the database (the browser asks at most once in 3 s): a
+    player asking 15 times at once gets SYNC_RATE_BURST states (and one more a second), the rest
+    `rate_limited`, while their other messages still go through."""
+    table = table_create()
+    cookie = session_cookie_for(player_create())
+
+    async def scenario():
+        ws = socket(f"/ws/tables/{table.id}/", cookie=cookie)
+        await opened(ws)
+        await ws.receive_json_from(timeout=5)
+        started = asyncio.get_running_loop().time()
+        for _ in range(15):
+            await ws.send_json_to({"type": "sync"})
+        got = await answers(ws, 15)
+        elapsed = asyncio.get_running_loop().time() - started
+        await ws.send_json_to({"type": "sit_out"})
+        after = await answers(ws, 1)
+        await ws.disconnect()
+        return got, elapsed, after
+
+    got, elapsed, after = asyncio.run(scenario())
+    states = [message["type"] for message in got].count("state")
+    burst, rate = ws_limits.SYNC_RATE_BURST, ws_limits.SYNC_RATE_PER_SECOND
+    assert burst <= states <= burst + rate * elapsed + 1, (states, elapsed)
+    assert after[0].get("code") == "not_seated", after  # not rate_limited: a player's other messages go on
