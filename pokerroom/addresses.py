@@ -8,6 +8,7 @@ not an IP address counts as 0.0.0.0."""
 from __future__ import annotations
 
 import ipaddress
+from types import SimpleNamespace
 
 from django.conf import settings
 
@@ -43,3 +44,24 @@ def login_username(request, credentials: dict | None = None) -> str:
     if value is None:
         value = request.POST.get("username", "") if request is not None and hasattr(request, "POST") else ""
     return str(value).replace("\x00", "")[:USERNAME_KEPT]
+
+
+def scope_ip(scope: dict) -> str:
+    """`client_ip` for a WebSocket's ASGI scope: its peer and its X-Forwarded-For header, read the same way."""
+    client = scope.get("client") or ("", 0)
+    headers = dict(scope.get("headers") or ())
+    forwarded = headers.get(b"x-forwarded-for", b"").decode("latin-1")
+    return client_ip(
+        SimpleNamespace(META={"REMOTE_ADDR": client[0] or "", "HTTP_X_FORWARDED_FOR": forwarded})
+    )
+
+
+class ClientAddressMiddleware:
+    """Puts the client's address (`scope_ip`) in a WebSocket's scope as `room_address`, for the consumers'
+    limits per address (tables.ws_limits)."""
+
+    def __init__(self, inner) -> None:
+        self.inner = inner
+
+    async def __call__(self, scope, receive, send):
+        return await self.inner(dict(scope, room_address=scope_ip(scope)), receive, send)

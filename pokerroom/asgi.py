@@ -20,6 +20,7 @@ django_asgi_app = get_asgi_application()
 
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
+from pokerroom.addresses import ClientAddressMiddleware  # noqa: E402
 from pokerroom.origins import SiteOriginValidator  # noqa: E402
 from pokerroom.routing import websocket_urlpatterns  # noqa: E402
 from tables.consumers import RoomAuthMiddlewareStack  # noqa: E402
@@ -27,7 +28,9 @@ from tables.consumers import RoomAuthMiddlewareStack  # noqa: E402
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        "websocket": SiteOriginValidator(RoomAuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+        "websocket": SiteOriginValidator(
+            ClientAddressMiddleware(RoomAuthMiddlewareStack(URLRouter(websocket_urlpatterns)))
+        ),
     }
 )
 

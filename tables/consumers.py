@@ -16,6 +16,7 @@ from http.cookies import CookieError, SimpleCookie
 from urllib.parse import parse_qs
 
 import orjson
+from autobahn.exception import Disconnected
 from channels.auth import AuthMiddleware, get_user
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
@@ -30,6 +31,8 @@ from tables.broadcast import LOBBY_GROUP, table_group, user_group
 from tables.models import Table
 from tables.selectors import chat_recent, table_list_open
 from tables.state import for_viewer, table_snapshot_now
+from tables.ws_gate import CLOSE_TOO_MANY, GateMixin
+from tables.ws_limits import _redis
 
 logger = logging.getLogger(__name__)
 
@@ -127,15 +130,10 @@ async def _hand_hole_cards(table_id: int, hand_id: int) -> dict[str, list[str]]:
     return await asyncio.shield(load)  # one connection closing does not cancel the read for the others
 
 
-RATE_PER_SECOND = 10
 # How long a change of a table that reached this process before the change made just before it waits for that
 # one (TableConsumer.room_batch): the two were published by two processes, each after its own commit.
 REORDER_WAIT_SECONDS = 0.25
-RATE_BURST = 20
-FLOOD_CLOSE_AFTER = 10  # refused messages in a row before the connection is closed
-CLOSE_FLOOD = 4429
 CLOSE_NO_TABLE = 4404
-CLOSE_TOO_MANY = 4409
 # One player's connections to one table, counted over every web process (in Redis): a few tabs or devices,
 # not 60 connections multiplying the per-connection rate limit.
 CONNECTIONS_PER_USER_AND_TABLE = 4
@@ -148,181 +146,6 @@ CONNECTION_TTL = 60
 # online (staff.selectors.players_online counts them and trims the older ones); house bots and anonymous
 # visitors are never added.
 ONLINE_KEY = "room:online"
-# What one player may ask of the room (actions, chat, seats: every message past the parser but `sync`) over
-# all their connections, every table and every web process together (a token bucket in Redis); and chat
-# lines alone.
-USER_RATE_PER_SECOND, USER_RATE_BURST = 20, 60
-CHAT_RATE_PER_SECOND, CHAT_RATE_BURST = 0.5, 5
-USER_REFUSED, CHAT_REFUSED = 1, 2  # what `user_allow` answers when a bucket is empty (0: allowed)
-
-# A web process takes up to USER_LEASE_TOKENS of a player's tokens from Redis at once and spends them on the
-# player's next messages within USER_LEASE_SECONDS (tokens left then are dropped, never given back): one Redis
-# call for a few messages, the limit still the player's over every process. What a lease adds at most is the
-# tokens it holds: a player's burst may reach USER_RATE_BURST plus USER_LEASE_TOKENS per web process, once.
-USER_LEASE_TOKENS, USER_LEASE_SECONDS = 5, 5.0
-
-# Both of a player's buckets in one call: take up to ARGV[5] tokens from the first (every message), and if it
-# had one, one from the second (chat lines) when one is named. Answers how many were taken from the first
-# (at least 1), or -1 / -2 when the first / second is empty. A bucket is a hash (`t`: when it was last filled,
-# `n`: its tokens), kept only while it is not full again: a missing key is a full bucket. Redis's own clock,
-# so that every web process (and machine) reads the same time.
-_USER_BUCKETS_LUA = """
-redis.replicate_commands()
-local clock = redis.call('TIME')
-local now = tonumber(clock[1]) + tonumber(clock[2]) / 1000000
-local function take(key, rate, burst, want)
-  local kept = redis.call('HMGET', key, 't', 'n')
-  local tokens = tonumber(kept[2])
-  if tokens == nil then
-    tokens = burst
-  else
-    tokens = math.min(burst, tokens + math.max(0, now - tonumber(kept[1])) * rate)
-  end
-  local taken = math.min(want, math.floor(tokens))
-  if taken < 1 then
-    return 0
-  end
-  redis.call('HSET', key, 't', tostring(now), 'n', tostring(tokens - taken))
-  redis.call('PEXPIRE', key, math.ceil(burst / rate * 1000) + 1000)
-  return taken
-end
-local taken = take(KEYS[1], tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[5]))
-if taken == 0 then
-  return -1
-end
-if KEYS[2] and take(KEYS[2], tonumber(ARGV[3]), tonumber(ARGV[4]), 1) == 0 then
-  return -2
-end
-return taken
-"""
-
-_user_limiters: dict[tuple[int, str, int], protocol.RateLimiter] = {}
-
-
-def user_limiter(user_id: int, kind: str) -> protocol.RateLimiter:
-    """The token bucket that every connection of `user_id` in this process (and event loop) shares: used only
-    while Redis cannot be asked (`user_allow`)."""
-    key = (id(asyncio.get_running_loop()), kind, user_id)
-    limiter = _user_limiters.get(key)
-    if limiter is None:
-        if len(_user_limiters) > 50_000:
-            _user_limiters.clear()  # a fresh bucket is a full one: at worst a burst more for everyone
-        rate, burst = (
-            (CHAT_RATE_PER_SECOND, CHAT_RATE_BURST)
-            if kind == "chat"
-            else (USER_RATE_PER_SECOND, USER_RATE_BURST)
-        )
-        limiter = _user_limiters[key] = protocol.RateLimiter(rate=rate, burst=burst, clock=time.monotonic)
-    return limiter
-
-
-_user_scripts: dict[int, object] = {}
-# (event loop, player) -> [tokens left, monotonic time they expire]: this process's lease of the player's tokens
-# (-1 left: the bucket was empty at the last ask); and the ask for a lease under way, which other messages await.
-_user_leases: dict[tuple[int, int], list] = {}
-_lease_asks: dict[tuple[int, int], asyncio.Future] = {}
-
-
-async def user_allow(user_id: int, *, chat: bool) -> int:
-    """Whether the player may send one more message (0), over all their connections on every web process, or
-    which of their limits refuses it (USER_REFUSED, CHAT_REFUSED for a chat line). A message other than chat
-    spends a token of this process's lease when it holds one; else one Redis call (EVALSHA) takes a new lease,
-    the player's other messages arriving meanwhile waiting for it rather than asking too (a lease never holds
-    more than USER_LEASE_TOKENS). A chat line is always asked of Redis (its token and one of the first bucket).
-    If Redis cannot answer, this process's own buckets decide, as they did before the room counted in Redis."""
-    loop = asyncio.get_running_loop()
-    key = (id(loop), user_id)
-    if chat:
-        return await _user_ask(key, chat=True)
-    while not _lease_spend(key):
-        asking = _lease_asks.get(key)
-        if asking is None:
-            asked = _lease_asks[key] = loop.create_future()
-            try:
-                answer = await _user_ask(key, chat=False)
-            finally:
-                del _lease_asks[key]
-                asked.set_result(None)
-            return answer
-        await asyncio.shield(asking)  # another message's lease: spend from it, or ask next
-        lease = _user_leases.get(key)
-        if lease is not None and lease[0] == -1:  # the bucket was empty when it asked
-            return USER_REFUSED
-    return 0
-
-
-async def _user_ask(key: tuple[int, int], *, chat: bool) -> int:
-    """One Redis call for the player's buckets: a chat line's tokens, or a new lease (one token spent at once)."""
-    import redis.exceptions
-
-    loop_key, user_id = key
-    script = _user_scripts.get(loop_key)
-    if script is None:
-        script = _user_scripts[loop_key] = _redis().register_script(_USER_BUCKETS_LUA)
-    keys = [f"room:rate:all:{user_id}", *([f"room:rate:chat:{user_id}"] if chat else [])]
-    try:
-        taken = int(
-            await script(
-                keys=keys,
-                args=[
-                    USER_RATE_PER_SECOND,
-                    USER_RATE_BURST,
-                    CHAT_RATE_PER_SECOND,
-                    CHAT_RATE_BURST,
-                    1 if chat else USER_LEASE_TOKENS,  # a chat line takes its own token, no lease
-                ],
-            )
-        )
-    except redis.exceptions.RedisError:
-        _user_leases.pop(key, None)  # no answer: nothing to tell the messages that waited for it
-        if not user_limiter(user_id, "all").allow():
-            return USER_REFUSED
-        if chat and not user_limiter(user_id, "chat").allow():
-            return CHAT_REFUSED
-        return 0
-    if not chat:
-        if len(_user_leases) > 50_000:
-            _user_leases.clear()  # leases dropped: their tokens are spent, nobody gains any
-        # -1 (refused) is kept as the lease for the messages that waited for this answer: refused too.
-        _user_leases[key] = [max(taken - 1, -1), time.monotonic() + USER_LEASE_SECONDS]
-    if taken < 0:
-        return USER_REFUSED if taken == -1 else CHAT_REFUSED
-    return 0
-
-
-def _lease_spend(key: tuple[int, int]) -> bool:
-    """Spend a token of this process's lease of the player's tokens, if it holds one still valid."""
-    lease = _user_leases.get(key)
-    if lease is None or lease[0] <= 0 or lease[1] <= time.monotonic():
-        return False
-    lease[0] -= 1
-    return True
-
-
-_redis_clients: dict[int, object] = {}
-
-
-# The asyncio Redis client's connections, per event loop: at most REDIS_POOL_SIZE at once, a command waiting
-# up to REDIS_POOL_WAIT seconds for one. redis-py's default pool refuses the 101st at once (MaxConnectionsError):
-# 450 players connecting to one web process within seconds (a tournament's start) had their handshakes fail.
-REDIS_POOL_SIZE = 100
-REDIS_POOL_WAIT = 10.0
-
-
-def _redis():
-    """An asyncio Redis client for this event loop (the room's REDIS_URL), on a pool that waits for a free
-    connection rather than refusing."""
-    import redis.asyncio as redis_asyncio
-    from django.conf import settings
-
-    key = id(asyncio.get_running_loop())
-    client = _redis_clients.get(key)
-    if client is None:
-        pool = redis_asyncio.BlockingConnectionPool.from_url(
-            settings.REDIS_URL, max_connections=REDIS_POOL_SIZE, timeout=REDIS_POOL_WAIT
-        )
-        client = _redis_clients[key] = redis_asyncio.Redis(connection_pool=pool)
-    return client
 
 
 def _connections_key(user_id: int, table_id: int) -> str:
@@ -461,16 +284,23 @@ CANCELLED_CLEANUP_SECONDS = 5.0
 CLOSE_ABNORMAL = 1006
 
 
-class RoomConsumer(AsyncWebsocketConsumer):
+class RoomConsumer(GateMixin, AsyncWebsocketConsumer):
+    connections_ttl = CONNECTION_TTL
+
+    @staticmethod
+    def connections_track(key: str, channel_name: str, *, live: bool) -> None:
+        _connections_track(key, channel_name, live=live)
+
     async def __call__(self, scope, receive, send) -> None:
-        """Channels' consumer, and its `disconnect` when the application is cancelled instead of told: daphne
-        cancels an application whose client went away and which has not ended within its close timeout (a
-        handshake given up while `connect` waited on a busy database thread). Without this, what `connect` had
-        counted (the player's connection at the table, the player online) stayed counted until its TTL, and a
-        player retrying under load was refused as having the table open in too many windows."""
+        """Channels' consumer, and its `disconnect` when the application is cancelled instead of told, or ends
+        with an exception: daphne cancels an application whose client went away and which has not ended within
+        its close timeout (a handshake given up while `connect` waited on a busy database thread). Without this,
+        what `connect` had counted (the player's connection at the table, the player online) stayed counted
+        until its TTL, and a player retrying under load was refused as having the table open in too many
+        windows; after an exception, until the web process restarted."""
         try:
             await super().__call__(scope, receive, send)
-        except asyncio.CancelledError:
+        except (asyncio.CancelledError, Exception):
             try:
                 await asyncio.wait_for(self.disconnect(CLOSE_ABNORMAL), timeout=CANCELLED_CLEANUP_SECONDS)
             except Exception:  # the TTLs end what could not be released here
@@ -492,6 +322,17 @@ class RoomConsumer(AsyncWebsocketConsumer):
 
     async def send_json(self, message: dict) -> None:
         await self.send(text_data=_dumps(message))
+
+    async def send(self, text_data=None, bytes_data=None, close=False) -> None:
+        """Channels' send; a frame to a client that has just gone (daphne's Disconnected: a broadcast reaching
+        a connection closed a moment before) is dropped, and the disconnect that follows does the clean-up."""
+        try:
+            await super().send(text_data=text_data, bytes_data=bytes_data, close=close)
+        except Disconnected:
+            pass
+
+    async def send_error(self, code: str, message: str) -> None:
+        await self.send_json({"type": "error", "code": code, "message": message})
 
     @property
     def authenticated(self) -> bool:
@@ -522,6 +363,9 @@ class LobbyConsumer(RoomConsumer):
 
     async def connect(self) -> None:
         self.language = language_of(self.scope)
+        self.gate_open()
+        if not await self.address_claim(None):
+            return
         await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
         await self.player_group_join()
         await self.accept()
@@ -534,6 +378,7 @@ class LobbyConsumer(RoomConsumer):
                 await self.send_json(waiting)
 
     async def disconnect(self, code: int) -> None:
+        await self.address_release()
         await self.channel_layer.group_discard(LOBBY_GROUP, self.channel_name)
         await self.player_group_leave()
         if getattr(self, "online", None) is not None:
@@ -541,12 +386,9 @@ class LobbyConsumer(RoomConsumer):
             await online_release(online)
 
     async def receive(self, text_data=None, bytes_data=None) -> None:
-        """Only `waiting_join` and `waiting_leave` (with `table`); anything else is ignored."""
-        try:
-            with translation.override(self.language):
-                message = protocol.parse_client_message(text_data if text_data is not None else bytes_data)
-        except protocol.ProtocolError:
-            return
+        """Only `waiting_join` and `waiting_leave` (with `table`), within the limits (`message_of`); any other
+        message the parser takes is ignored."""
+        message = await self.message_of(text_data, bytes_data)
         if not isinstance(message, protocol.WaitingJoin | protocol.WaitingLeave):
             return
         with translation.override(self.language):
@@ -689,9 +531,8 @@ class TableConsumer(RoomConsumer):
         self.early: list[tuple[int, dict]] = []
         self.early_wait: asyncio.TimerHandle | None = None
         self.cards: tuple[int, int, list[str] | None] | None = None  # (hand id, seat, cards)
-        self.limiter = protocol.RateLimiter(rate=RATE_PER_SECOND, burst=RATE_BURST, clock=time.monotonic)
-        self.refused_in_row = 0
         self.language = language_of(self.scope)
+        self.gate_open()
         self.counted = False
         self.batched = _frames_batched(self.scope)
         # Read once: the scope's user is a lazy proxy, and every state this connection is sent looks for its seat.
@@ -719,6 +560,8 @@ class TableConsumer(RoomConsumer):
                 await self.close(code=CLOSE_TOO_MANY)
                 return
             self.counted = True
+        elif not await self.address_claim(self.table_id):
+            return
         await self.channel_layer.group_add(table_group(self.table_id), self.channel_name)
         await self.player_group_join()
         await self.accept()
@@ -741,6 +584,7 @@ class TableConsumer(RoomConsumer):
             await connection_release(
                 self.user.pk, self.table_id, self.channel_name, online=online_id(self.user) is not None
             )
+        await self.address_release()
         if getattr(self, "early_wait", None) is not None:
             self.early_wait.cancel()
         if hasattr(self, "table_id"):
@@ -858,21 +702,8 @@ class TableConsumer(RoomConsumer):
     # --- incoming ----------------------------------------------------------------------------------
 
     async def receive(self, text_data=None, bytes_data=None) -> None:
-        if not self.limiter.allow():
-            self.refused_in_row += 1
-            if self.refused_in_row >= FLOOD_CLOSE_AFTER:
-                await self.close(code=CLOSE_FLOOD)
-                return
-            await self.send_error(
-                "rate_limited", self.translated(gettext_noop("Too many messages: slow down."))
-            )
-            return
-        self.refused_in_row = 0
-        try:
-            with translation.override(self.language):
-                message = protocol.parse_client_message(text_data if text_data is not None else bytes_data)
-        except protocol.ProtocolError as refused:
-            await self.send_error(refused.code, refused.message)
+        message = await self.message_of(text_data, bytes_data)
+        if message is None:
             return
         if isinstance(message, protocol.Sync):
             await self.send_fresh_state()
@@ -880,19 +711,6 @@ class TableConsumer(RoomConsumer):
         if not self.authenticated:
             await self.send_error(
                 "login_required", self.translated(gettext_noop("Log in to play; spectators may only watch."))
-            )
-            return
-        # over all of this player's connections, on every web process
-        refused = await user_allow(self.user.pk, chat=isinstance(message, protocol.Chat))
-        if refused == USER_REFUSED:
-            await self.send_error(
-                "rate_limited", self.translated(gettext_noop("Too many messages: slow down."))
-            )
-            return
-        if refused == CHAT_REFUSED:
-            await self.send_error(
-                "rate_limited",
-                self.translated(gettext_noop("You are chatting too fast: wait a few seconds.")),
             )
             return
         try:
@@ -907,10 +725,6 @@ class TableConsumer(RoomConsumer):
                 await self.send_error(getattr(refused, "code", "cashier"), str(refused))
             else:
                 raise
-
-    def translated(self, text: str) -> str:
-        with translation.override(self.language):
-            return translation.gettext(text)
 
     def dispatch_message(self, message) -> int | None:
         """Carry out the message; the id of a table whose hand the action ended and left to settle, or None."""

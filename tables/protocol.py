@@ -13,6 +13,11 @@ from typing import Any
 from django.utils.translation import gettext_lazy as _
 
 MAX_MESSAGE_BYTES = 4096
+# Arrays and objects inside one another: a message of the protocol is one object of plain values (depth 1). A
+# deeper one is refused: 4 KB of `[[[...` made Python's parser raise RecursionError, which closed the socket
+# with 1011 and skipped the consumer's clean-up. Refused as the parser meets it (RecursionError, caught), or
+# after it, on the decoded message (a walk that stops at the first container too deep).
+MAX_JSON_DEPTH = 8
 MAX_AMOUNT = 10**12  # far above any stake; stops "huge" numbers before they reach arithmetic
 MAX_CHAT_CHARS = 300
 
@@ -136,15 +141,43 @@ def _boolean(data: dict, name: str) -> bool | None:
     return value
 
 
-def parse_client_message(raw: str | bytes | None) -> ClientMessage:
-    if raw is None:
-        raise ProtocolError("bad_json", _("Messages are JSON text."))
+def _nesting_within(data: Any, limit: int) -> bool:
+    """Whether no array or object in the decoded message (an array or object) lies more than `limit` deep."""
+    stack = [(data, 1)]
+    while stack:
+        value, depth = stack.pop()
+        children = value.values() if isinstance(value, dict) else value
+        if depth > limit:
+            return False
+        stack.extend((child, depth + 1) for child in children if isinstance(child, dict | list))
+    return True
+
+
+def _json_within_bounds(raw: str | bytes) -> Any:
+    """The message decoded, within MAX_MESSAGE_BYTES (UTF-8) and MAX_JSON_DEPTH; ProtocolError otherwise."""
     if len(raw) > MAX_MESSAGE_BYTES:
         raise ProtocolError("too_large", _("The message is too large."))
     try:
-        data: Any = json.loads(raw)
-    except (ValueError, UnicodeDecodeError):
+        text = raw.decode("utf-8") if isinstance(raw, bytes) else raw
+        if len(text.encode("utf-8")) > MAX_MESSAGE_BYTES:
+            raise ProtocolError("too_large", _("The message is too large."))
+    except UnicodeError:
         raise ProtocolError("bad_json", _("The message is not valid JSON.")) from None
+    try:
+        data = json.loads(text)
+    except RecursionError:  # thousands deep: the parser's own bound, at about 65 us
+        raise ProtocolError("bad_json", _("The message is nested too deeply.")) from None
+    except ValueError:
+        raise ProtocolError("bad_json", _("The message is not valid JSON.")) from None
+    if isinstance(data, dict) and not _nesting_within(data, MAX_JSON_DEPTH):  # anything else is refused next
+        raise ProtocolError("bad_json", _("The message is nested too deeply."))
+    return data
+
+
+def parse_client_message(raw: str | bytes | None) -> ClientMessage:
+    if raw is None:
+        raise ProtocolError("bad_json", _("Messages are JSON text."))
+    data = _json_within_bounds(raw)
     if not isinstance(data, dict):
         raise ProtocolError("bad_json", _("A message is a JSON object with a “type”."))
     kind = data.get("type")

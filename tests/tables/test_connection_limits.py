@@ -10,7 +10,8 @@ from channels.testing import WebsocketCommunicator
 
 from pokerroom.asgi import application
 from tables import services
-from tables.consumers import CHAT_RATE_BURST, CLOSE_TOO_MANY, CONNECTIONS_PER_USER_AND_TABLE
+from tables.consumers import CLOSE_TOO_MANY, CONNECTIONS_PER_USER_AND_TABLE
+from tables.ws_limits import CHAT_RATE_BURST
 from tests.factories import player_create, table_create
 from tests.tables.wsclient import session_cookie_for
 
@@ -102,6 +103,10 @@ def test_a_player_may_open_a_table_a_few_times_not_sixty():
         again = communicator(table.id, cookie=cookie)
         assert (await opened(again))["type"] == "state", "a closed one makes room for another"
         spectators = [communicator(table.id) for _ in range(CONNECTIONS_PER_USER_AND_TABLE + 2)]
+        for n, ws in enumerate(
+            spectators
+        ):  # anonymous visitors of as many addresses (each address is capped too)
+            ws.scope["client"] = [f"198.51.100.{n + 1}", 50000]
         for ws in spectators:
             assert (await opened(ws))["type"] == "state"
         for ws in [*sockets[1:], again, *spectators]:
@@ -180,10 +185,10 @@ def test_a_rush_of_players_connecting_at_once_waits_for_redis_rather_than_failin
     """More players connect to one web process at the same moment than its Redis pool has connections (a
     tournament's start: hundreds within seconds): each handshake waits for a connection and gets its table,
     none fails. Here a pool of 4 and 24 players."""
-    from tables import consumers
+    from tables import ws_limits
 
-    monkeypatch.setattr(consumers, "REDIS_POOL_SIZE", 4)
-    monkeypatch.setattr(consumers, "_redis_clients", {})  # this test's own pool, of that size
+    monkeypatch.setattr(ws_limits, "REDIS_POOL_SIZE", 4)
+    monkeypatch.setattr(ws_limits, "_redis_clients", {})  # this test's own pool, of that size
     table = table_create()
     cookies = [session_cookie_for(player_create()) for _ in range(24)]
 

@@ -22,6 +22,13 @@ HUGE = [10**12, 10**13, 2**63, 10**30, -(2**63)]
 NOT_INTEGERS = ["10", 10.0, 10.5, True, False, None, [], {}, "", 1e300]
 
 
+@pytest.fixture
+def room_env(room_env) -> dict[str, str]:
+    """The room's environment with an anonymous address's rate limit raised: here each hostile message must get
+    its own answer (the limits themselves are tests/tables/test_ws_abuse.py's)."""
+    return {**room_env, "ROOM_ADDRESS_RATE": "1000", "ROOM_ADDRESS_BURST": "1000"}
+
+
 def is_state(message) -> bool:
     return message["type"] == "state"
 

@@ -10,8 +10,8 @@ import pytest
 import redis
 from django.conf import settings
 
-from tables import consumers
-from tables.consumers import (
+from tables import ws_limits
+from tables.ws_limits import (
     USER_LEASE_TOKENS,
     USER_RATE_BURST,
     USER_RATE_PER_SECOND,
@@ -27,10 +27,11 @@ pytestmark = pytest.mark.django_db
 def fresh_loop_caches():
     """Each test runs its own event loop: the clients, scripts and leases kept per loop start empty."""
     caches = (
-        consumers._redis_clients,
-        consumers._user_scripts,
-        consumers._user_leases,
-        consumers._lease_asks,
+        ws_limits._redis_clients,
+        ws_limits._user_scripts,
+        ws_limits._user_leases,
+        ws_limits._lease_asks,
+        ws_limits._refused_until,
     )
     for cache in caches:
         cache.clear()
@@ -58,15 +59,18 @@ def test_a_process_takes_a_few_tokens_at_once_and_spends_them_without_asking_red
 
     async def scenario():
         seen = []
+        started = time.monotonic()
         for _ in range(USER_LEASE_TOKENS + 1):
             assert await user_allow(player.id, chat=False) == 0
             seen.append(_bucket(player.id))
-        return seen
+        return seen, time.monotonic() - started
 
-    seen = asyncio.run(scenario())
+    seen, elapsed = asyncio.run(scenario())
     assert seen[0] == USER_RATE_BURST - USER_LEASE_TOKENS, "the first message took a lease"
     assert seen[1:USER_LEASE_TOKENS] == [seen[0]] * (USER_LEASE_TOKENS - 1), "the next ones spent it"
-    assert seen[USER_LEASE_TOKENS] < seen[0] - USER_LEASE_TOKENS + 1, "then the next lease"
+    # the next lease took 5 more; the bucket refilled meanwhile at its rate (a loaded machine takes its time)
+    refilled = USER_RATE_PER_SECOND * elapsed
+    assert seen[USER_LEASE_TOKENS] <= seen[0] - USER_LEASE_TOKENS + refilled, "then the next lease"
 
 
 def test_a_chat_line_is_asked_of_redis_and_leaves_the_lease_alone(no_refill):
@@ -103,7 +107,7 @@ def test_the_lease_lets_through_no_more_than_the_bucket_gives():
 
 
 def test_a_lease_not_spent_in_time_is_dropped(monkeypatch):
-    monkeypatch.setattr(consumers, "USER_LEASE_SECONDS", 0.0)
+    monkeypatch.setattr(ws_limits, "USER_LEASE_SECONDS", 0.0)
     player = player_create()
 
     async def scenario():

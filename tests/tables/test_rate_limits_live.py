@@ -10,13 +10,8 @@ import time
 import pytest
 
 from tables import services
-from tables.consumers import (
-    CHAT_RATE_BURST,
-    CHAT_RATE_PER_SECOND,
-    CONNECTIONS_PER_USER_AND_TABLE,
-    USER_RATE_BURST,
-    USER_RATE_PER_SECOND,
-)
+from tables.consumers import CONNECTIONS_PER_USER_AND_TABLE
+from tables.ws_limits import CHAT_RATE_BURST, CHAT_RATE_PER_SECOND, USER_RATE_BURST, USER_RATE_PER_SECOND
 from tests.factories import player_create, table_create
 from tests.live import Room
 from tests.tables.wsclient import TableClient, session_cookie_for
