@@ -9,7 +9,8 @@ of the 1,326 two-card combinations.
 
 ``OPEN``: the share of hands opened first in, by the number of players still to act behind (the blinds
 included): about 11 % under the gun of a full table, 14 to 20 % in the middle, 28 % in the cut-off, 45 % on the
-button and 42 % in the small blind, the widths of the commonly published six-max and full-ring opening charts.
+button and 42 % in the small blind, the widths of the commonly published six-max and full-ring opening charts;
+heads-up the button opens 80 %.
 
 ``PUSH``: push-or-fold at 15 big blinds or fewer, first in: the share of hands to go all in with, by players
 behind and stack. The figures follow the shape of the Nash push/fold equilibrium charts published for
@@ -53,6 +54,8 @@ OPEN: dict[int, float] = {
     8: 0.12,
     9: 0.11,
 }
+
+OPEN_HEADS_UP = 0.8
 
 # players behind -> ((stack in big blinds, share of hands pushed), ...), stacks ascending
 PUSH: dict[int, tuple[tuple[float, float], ...]] = {
@@ -104,7 +107,11 @@ def hand_share(cards: Sequence[int]) -> float:
     return _CLASS_START[hand_class(cards)] / _TOTAL
 
 
-def open_share(behind: int) -> float:
+def open_share(behind: int, *, players: int = 9) -> float:
+    """The share of hands opened first in with ``behind`` players to act after; heads-up, the button (the
+    small blind) opens ``OPEN_HEADS_UP``."""
+    if players == 2 and behind == 1:
+        return OPEN_HEADS_UP
     return OPEN[min(max(behind, 0), 9)]
 
 

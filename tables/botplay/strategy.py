@@ -199,7 +199,7 @@ def _range_share(seen: Seen, seat: int) -> float:
         return 0.07
     if strongest == 1:
         stack_bb = seen.total(seat) / seen.big_blind
-        share = ranges.open_share(_behind(seen, seat))
+        share = ranges.open_share(_behind(seen, seat), players=len(seen.order))
         if seen.stacks[seat] == 0 and stack_bb <= ranges.PUSH_MAX_BB:
             share = max(share, ranges.push_share(_behind(seen, seat), stack_bb))
         return share
@@ -310,7 +310,7 @@ def _preflop_holdem(seen: Seen, style: Style, rng: random.Random) -> tuple[str, 
         if no_limit and stack_bb <= ranges.PUSH_MAX_BB:
             pushed = ranges.push_share(behind, stack_bb) * style.push * (0.6 if limpers else 1.0)
             return ("all_in", None) if share < pushed else ("fold", None)
-        opens = ranges.open_share(behind) * style.open * (0.6 if limpers else 1.0)
+        opens = ranges.open_share(behind, players=len(seen.order)) * style.open * (0.6 if limpers else 1.0)
         if share < opens:
             size = (3.0 if style.name == "aggressive" or behind == 1 else 2.5) + limpers
             return "raise", round(size * bb)
