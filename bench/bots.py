@@ -9,11 +9,13 @@ against simple opponents. Seeded: the same figures on every run of the same code
    and blinds moving round the players left; the clock of a level runs on the bots' practice-tournament think
    time per action (tables.botplay.think_seconds) plus the room's 3 s pause between hands. Printed: the median
    and quartiles of the hands to the winner (target 40-100), the share of hands with four or more players all
-   in (target < 2 %), the bots' decision time per action (p50, p99, slowest) and decisions per second of one
-   core.
+   in (target < 2 %), the bots' decision time per action (CPU time of the process: p50, p99, slowest; the wall
+   time's p99 and slowest beside it) and decisions per second of one core.
 2. The same tournament with seat 0 a person who only checks and calls ("Allenamento SNG 10 Hyper" as issue 34
    tried it): the hands the tournament lasts (target >= 20) and how long that person stays in.
-3. `--hands` (20,000) heads-up No-Limit hands at 100 big blinds (stacks reset every hand, the button
+3. `--game-hands` (1,000) six-bot cash hands of each game (No-Limit and Fixed-Limit Hold'em, Pot-Limit Omaha,
+   Omaha Hi-Lo Pot-Limit and Fixed-Limit): the decision times of each.
+4. `--hands` (20,000) heads-up No-Limit hands at 100 big blinds (stacks reset every hand, the button
    alternating) of a house bot against a calling station and against a random player (a legal action at random,
    a bet or raise of a random legal amount): the bot's winnings in big blinds per 100 hands with a 95 %
    interval.
@@ -65,15 +67,18 @@ def random_player(hand: Hand, seat: int, rng: random.Random) -> tuple[str, int |
 
 
 class Timer:
-    """The bots' decision times (observe + decide), in seconds."""
+    """The bots' decision times (observe + decide), in seconds of this process's CPU (`time.process_time`: the
+    decision's cost on one core, whatever else the machine runs; the wall time is kept too)."""
 
     def __init__(self) -> None:
         self.times: list[float] = []
+        self.wall: list[float] = []
 
     def bot(self, hand: Hand, seat: int, rng: random.Random, style_index: int) -> tuple[str, int | None]:
-        started = time.perf_counter()
+        started, wall = time.process_time(), time.perf_counter()
         choice = decide(observe(hand, seat), STYLES[style_index % len(STYLES)], rng)
-        self.times.append(time.perf_counter() - started)
+        self.times.append(time.process_time() - started)
+        self.wall.append(time.perf_counter() - wall)
         return choice
 
 
@@ -180,42 +185,81 @@ def heads_up(hands: int, opponent, seed: int, timer: Timer) -> tuple[float, floa
     return mean * 100, half * 100
 
 
+GAMES = (("holdem", "nl"), ("holdem", "fl"), ("omaha", "pl"), ("omaha_hilo", "pl"), ("omaha_hilo", "fl"))
+
+
+def cash_hands(variant: str, structure: str, hands: int, seed: int, timer: Timer) -> None:
+    """Six bots at a 1/2 table of ``variant`` and ``structure``, 100 big blinds each every hand."""
+    rng = random.Random(seed)
+    deck_rng = random.Random(seed + 1)
+    for number in range(hands):
+        button = number % 6
+        order = sorted(range(6), key=lambda seat: (seat - button - 1) % 6)
+        hand = start_hand(
+            config=HandConfig(
+                variant=variant,
+                structure=structure,
+                seat_count=6,
+                stacks=dict.fromkeys(range(6), 200),
+                button=button,
+                small_blind=1,
+                big_blind=2,
+                deck=tuple(shuffled_deck(rng=deck_rng)),
+                posts=((order[0], PostKind.SMALL_BLIND), (order[1], PostKind.BIG_BLIND)),
+            )
+        )
+        play_hand(hand, lambda hand, seat: timer.bot(hand, seat, rng, seat), rng)
+
+
+def sngs_report(count: int, seed: int) -> None:
+    """Part 1 and 2 of the module's docstring."""
+    timer = Timer()
+    started = time.perf_counter()
+    runs = [sit_and_go(seed * 100_003 + n, timer) for n in range(count)]
+    lengths = [run["hands"] for run in runs]
+    total = sum(lengths)
+    crowded = sum(run["crowded"] for run in runs)
+    q = statistics.quantiles(lengths, n=4)
+    print(f"{count} hyper-turbo SNGs of 10 house bots: hands to the winner median {statistics.median(lengths)}"
+          f" (quartiles {q[0]:.0f}-{q[2]:.0f}, min {min(lengths)}, max {max(lengths)}); hands with 4+ all in"
+          f" {crowded}/{total} = {100 * crowded / total:.2f} %; simulated length median"
+          f" {statistics.median(run['seconds'] for run in runs) / 60:.1f} min")  # fmt: skip
+    times = timer.times
+    wall = timer.wall
+    print(f"decisions {len(times)}, CPU: p50 {percentile(times, 0.5) * 1e3:.2f} ms, p99 {percentile(times, 0.99) * 1e3:.2f}"
+          f" ms, slowest {max(times) * 1e3:.2f} ms; {len(times) / sum(times):.0f} decisions/s on one core; wall: p99"
+          f" {percentile(wall, 0.99) * 1e3:.2f} ms, slowest {max(wall) * 1e3:.2f} ms ({time.perf_counter() - started:.0f} s)")  # fmt: skip
+    people = [sit_and_go(seed * 200_003 + n, Timer(), person=True) for n in range(max(count // 4, 10))]
+    print(f"{len(people)} SNGs with a person who only checks and calls: hands median"
+          f" {statistics.median(r['hands'] for r in people)} (min {min(r['hands'] for r in people)}),"
+          f" the person's hands median {statistics.median(r['person_hands'] for r in people)}"
+          f" (min {min(r['person_hands'] for r in people)})")  # fmt: skip
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--sngs", type=int, default=200)
     parser.add_argument("--hands", type=int, default=20_000)
+    parser.add_argument("--game-hands", type=int, default=1_000)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
-    timer = Timer()
-    started = time.perf_counter()
-    runs = [sit_and_go(args.seed * 100_003 + n, timer) for n in range(args.sngs)]
-    lengths = [run["hands"] for run in runs]
-    total = sum(lengths)
-    crowded = sum(run["crowded"] for run in runs)
-    q = statistics.quantiles(lengths, n=4)
-    print(f"{args.sngs} hyper-turbo SNGs of 10 house bots: hands to the winner median {statistics.median(lengths)}"
-          f" (quartiles {q[0]:.0f}-{q[2]:.0f}, min {min(lengths)}, max {max(lengths)}); hands with 4+ all in"
-          f" {crowded}/{total} = {100 * crowded / total:.2f} %; simulated length median"
-          f" {statistics.median(run['seconds'] for run in runs) / 60:.1f} min")  # fmt: skip
-    times = timer.times
-    print(f"decisions {len(times)}: p50 {percentile(times, 0.5) * 1e3:.2f} ms, p99 {percentile(times, 0.99) * 1e3:.2f}"
-          f" ms, slowest {max(times) * 1e3:.2f} ms; {len(times) / sum(times):.0f} decisions/s on one core"
-          f" ({time.perf_counter() - started:.0f} s)")  # fmt: skip
-    people = [
-        sit_and_go(args.seed * 200_003 + n, Timer(), person=True) for n in range(max(args.sngs // 4, 10))
-    ]
-    print(f"{len(people)} SNGs with a person who only checks and calls: hands median"
-          f" {statistics.median(r['hands'] for r in people)} (min {min(r['hands'] for r in people)}),"
-          f" the person's hands median {statistics.median(r['person_hands'] for r in people)}"
-          f" (min {min(r['person_hands'] for r in people)})")  # fmt: skip
+    if args.sngs:
+        sngs_report(args.sngs, args.seed)
+    for variant, structure in GAMES if args.game_hands else ():
+        timer = Timer()
+        cash_hands(variant, structure, args.game_hands, args.seed, timer)
+        times = timer.times
+        print(f"{variant} {structure}, six bots, {args.game_hands} hands: {len(times)} decisions, CPU p50"
+              f" {percentile(times, 0.5) * 1e3:.2f} ms, p99 {percentile(times, 0.99) * 1e3:.2f} ms, slowest"
+              f" {max(times) * 1e3:.2f} ms; {len(times) / sum(times):.0f} decisions/s")  # fmt: skip
     if args.hands:
         for name, opponent in (("a calling station", caller), ("a random player", random_player)):
             timer = Timer()
             bb100, half = heads_up(args.hands, opponent, args.seed, timer)
             print(f"heads-up against {name}, {args.hands} hands: {bb100:+.1f} bb/100 (95 % interval"
-                  f" {bb100 - half:+.1f} to {bb100 + half:+.1f}); slowest decision {max(timer.times) * 1e3:.1f} ms")  # fmt: skip
+                  f" {bb100 - half:+.1f} to {bb100 + half:+.1f}); slowest decision {max(timer.times) * 1e3:.1f} ms CPU")  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -16,8 +16,6 @@ from collections.abc import Callable, Sequence
 
 from phevaluator import _pheval
 
-from tables.engine.cards import omaha_low_strength
-
 _eval5: Callable[..., int] = _pheval.evaluate_5cards
 _eval6: Callable[..., int] = _pheval.evaluate_6cards
 _eval7: Callable[..., int] = _pheval.evaluate_7cards
@@ -26,6 +24,34 @@ _eval_omaha: Callable[..., int] = _pheval.evaluate_omaha_cards
 PAIR = 6185
 """phevaluator's ranks 1 (royal flush) .. 7462: one pair or better is 6185 or below."""
 TWO_PAIR = 3325
+
+
+_LOW_RANK = tuple(1 if c >> 2 == 12 else (c >> 2) + 2 if (c >> 2) + 2 <= 8 else 0 for c in range(52))
+"""Ace-to-five rank of each card for the 8-or-better low: ace 1, deuce 2 .. eight 8; 0 above eight."""
+
+
+def board_lows(board: Sequence[int]) -> list[int]:
+    """The board's different low ranks, smallest first."""
+    return sorted({_LOW_RANK[c] for c in board} - {0})
+
+
+def omaha_low(hole: Sequence[int], lows: list[int]) -> int | None:
+    """The engine's ``omaha_low_strength`` (lower is better, ``None``: no low) of ``hole`` with a board whose
+    low ranks are ``lows`` (``board_lows``), faster: for each pair of the hand's low ranks the three smallest
+    other board ranks are the best low it makes."""
+    hand = sorted({_LOW_RANK[c] for c in hole} - {0})
+    best: int | None = None
+    for i in range(len(hand)):
+        for j in range(i + 1, len(hand)):
+            a, b = hand[i], hand[j]
+            rest = [r for r in lows if r != a and r != b]
+            if len(rest) < 3:
+                continue
+            five = sorted((a, b, rest[0], rest[1], rest[2]), reverse=True)
+            value = (((five[0] * 16 + five[1]) * 16 + five[2]) * 16 + five[3]) * 16 + five[4]
+            if best is None or value < best:
+                best = value
+    return best
 
 
 def holdem_rank(hole: Sequence[int], board: Sequence[int]) -> int:
@@ -113,8 +139,11 @@ def _share(
     high = 0.0 if best < mine else 1.0 / (1 + ranks.count(mine)) if best == mine else 1.0
     if not hi_lo:
         return high
-    my_low = omaha_low_strength(hole, board)
-    lows = [low for low in (omaha_low_strength(h, board) for h in hands) if low is not None]
+    on_board = board_lows(board)
+    if len(on_board) < 3:
+        return high
+    my_low = omaha_low(hole, on_board)
+    lows = [low for low in (omaha_low(h, on_board) for h in hands) if low is not None]
     if my_low is None and not lows:
         return high
     if my_low is None:

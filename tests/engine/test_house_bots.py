@@ -16,9 +16,10 @@ from hypothesis import strategies as st
 
 from bench.bots import sit_and_go
 from tables.botplay import STYLE_BY_NAME, STYLES, Seen, decide, observe, style_for, think_seconds
+from tables.botplay.equity import board_lows, omaha_low
 from tables.botplay.ranges import HAND_ORDER
 from tables.engine import Action, Hand, HandConfig, PostKind, start_hand
-from tables.engine.cards import FULL_DECK
+from tables.engine.cards import FULL_DECK, omaha_low_strength
 from tests.engine.engine_helpers import stacked_deck
 from tests.engine.test_properties import configs
 
@@ -243,6 +244,16 @@ def test_an_omaha_hi_lo_bot_counts_its_low_draw():
         moves[name] = Counter(votes).most_common(1)[0][0]
     assert moves["low draw"] in ("call", "raise", "all_in")
     assert moves["nothing"] == "fold"
+
+
+def test_the_bots_fast_low_is_the_engines_low():
+    """The bots' Monte Carlo reads the Hi-Lo low with its own faster function: it gives the engine's value
+    (``omaha_low_strength``) on 3,000 random Omaha hands and boards."""
+    rng = random.Random(8)
+    for _ in range(3_000):
+        cards = rng.sample(range(52), 9)
+        hole, board = cards[:4], cards[4:]
+        assert omaha_low(hole, board_lows(board)) == omaha_low_strength(hole, board)
 
 
 def test_a_bots_think_time_is_a_persons_and_shorter_in_practice_tournaments():
