@@ -37,12 +37,12 @@ superuser: $(STAMP)
 	$(PY) -m pokerroom.supervisor manage createsuperuser
 
 # ruff, the import contracts (pyproject.toml's [tool.importlinter]; docs/architecture.md) and mypy (strict) on the
-# engine and the ledger.
+# engine, the bots' poker and the ledger.
 lint: $(STAMP)
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
 	$(VENV)/bin/lint-imports --no-cache
-	$(PY) -m mypy tables/engine cashier/ledger.py
+	$(PY) -m mypy tables/engine tables/botplay cashier/ledger.py
 
 format: $(STAMP)
 	$(PY) -m ruff format .

@@ -483,7 +483,7 @@ class Stats:
 
 
 class Bot:
-    """A player on a real WebSocket: joins its seat, acts on its turn with `bot_choose` (the house bots'
+    """A player on a real WebSocket: joins its seat, acts on its turn with `bot_choose` (the house bots' former
     policy) at once or after a think time, tops up and sits in when broke, reconnects when dropped.
 
     `spectator=True`: only watches. `capture=True`: keeps every frame received (for the privacy check)."""

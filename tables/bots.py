@@ -1,7 +1,9 @@
-"""House bots for the practice (play-money) tables: labelled as bots everywhere, so a lone new player can
-play at once. They play a loose, simple game from the same `legal` list a person gets, through the same
-service path (`services.bot_act`, `services.bots_seat`), with a short think time (services.BOT_THINK_SECONDS,
-kept by the workers' clock). This module is their play and their wallets; it imports no table service."""
+"""House bots for the practice (play-money) tables and practice tournaments: labelled as bots everywhere, so a
+lone new player can play at once. They choose their moves with `tables.botplay` (ranges by position and stack,
+push-or-fold when short, equity against the range the betting implies after the flop; a style per bot from its
+user id) through the same service path as a person (`services.bot_act`, `services.bots_seat`), after a think
+time like a person's (`bot_think_seconds`, kept by the workers' clock). This module is their play and their
+wallets; it imports no table service."""
 
 from __future__ import annotations
 
@@ -11,15 +13,33 @@ from django.contrib.auth import get_user_model
 
 from cashier import services as cashier
 from cashier.selectors import wallet_balances
-from tables.models import Seat
+from tables.botplay import decide, observe, style_for, think_seconds
+from tables.engine import Hand as EngineHand
+from tables.models import Seat, Table
 
-_rng = random.Random()  # style of play only; cards are shuffled elsewhere, with SystemRandom
+_rng = (
+    random.Random()
+)  # the simple policy's (bot_choose) style only; cards are shuffled elsewhere (SystemRandom)
+_play_rng = random.Random()  # the house bots' mixed choices and think times; a test seeds it by replacing it
+
+
+def bot_move(*, state: EngineHand, seat: int, user_id: int) -> tuple[str, int | None]:
+    """The house bot in `seat` chooses its move from what its seat sees of the hand (its own cards, never
+    another's), in its own style."""
+    return decide(observe(state, seat), style_for(user_id), _play_rng)
+
+
+def bot_think_seconds(*, state: EngineHand, table: Table) -> float:
+    """How long the house bot to act waits before its move: about 1 to 4 s at a cash table, shorter at a
+    practice tournament's."""
+    return think_seconds(state, tournament=table.kind == Table.Kind.TOURNAMENT, rng=_play_rng)
 
 
 def bot_choose(
     *, legal: list[dict], pot: int, stack: int, rng: random.Random = _rng, chip: int = 1
 ) -> tuple[str, int | None]:
-    """Pick an action from `legal` ({action, min, max} "to" amounts): mostly check or call, sometimes bet
+    """A simple loose player (no longer the house bots': tests and the load benches' WebSocket players use it).
+    Picks an action from `legal` ({action, min, max} "to" amounts): mostly check or call, sometimes bet
     half the pot (in whole `chip`s, within the legal amounts: the Pot-Limit maximum caps it), rarely fold to a
     big bet."""
     by_action = {item["action"]: item for item in legal}

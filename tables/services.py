@@ -35,7 +35,7 @@ from cashier import services as cashier
 from cashier.errors import CashierError
 from cashier.models import SeatSession
 from tables import effects, held, presenters, waiting_rules
-from tables.bots import BOTS_PER_TABLE, bot_choose, bot_users, bots_top_up
+from tables.bots import BOTS_PER_TABLE, bot_move, bot_think_seconds, bot_users, bots_top_up
 from tables.engine import fairness
 from tables.engine.config import HandConfig, PostKind
 from tables.engine.hand import Action, IllegalAction, start_hand
@@ -56,7 +56,6 @@ from tables.state import table_snapshot
 log = logging.getLogger(__name__)
 
 DEAL_PAUSE_SECONDS = 3.0
-BOT_THINK_SECONDS = 1.0
 TIMEOUTS_BEFORE_SIT_OUT = 2
 
 
@@ -840,7 +839,7 @@ def _act_write_statement(acted: _Acted) -> bool:
         follow=held.follow_of(table_id=table.id, hand=hand, seq_before=written - count, seq_after=written),
     )
     if _bot_to_act(hand=hand, state=state):
-        effects.bot_later(hand.id, hand.action_no, delay=BOT_THINK_SECONDS)
+        effects.bot_later(hand.id, hand.action_no, delay=bot_think_seconds(state=state, table=table))
     return True
 
 
@@ -1120,7 +1119,7 @@ def _after_hand_change(
         else:  # the configuration, the deck and the cards never change after the deal: don't rewrite them
             hand.save(update_fields=["actions", "to_act", "deadline", "time_bank_used", "players_saw_flop"])
         if _bot_to_act(hand=hand, state=state):
-            effects.bot_later(hand.id, hand.action_no, delay=BOT_THINK_SECONDS)
+            effects.bot_later(hand.id, hand.action_no, delay=bot_think_seconds(state=state, table=table))
     for event in public:
         if event["event"] == "hand_ended":
             event.update(presenters.hand_summary(hand=hand))
@@ -1417,10 +1416,7 @@ def bot_act(*, hand_id: int, action_no: int) -> bool:
         if not dealt.get("bot"):
             held.keep(view)
             return False
-        pot = sum(p.amount for p in state.pots()) + sum(state.bets.values())
-        kind, amount = bot_choose(
-            legal=state.legal_actions(), pot=pot, stack=state.stacks.get(seat, 0), chip=table.chip
-        )
+        kind, amount = bot_move(state=state, seat=seat, user_id=dealt["user"])
         acted = _act_judge(
             view=view,
             player=dealt["user"],

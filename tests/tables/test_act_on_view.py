@@ -143,9 +143,11 @@ def test_a_house_bots_move_is_written_as_a_players_action_and_the_next_action_is
     of the table, this process's included, had to be read again)."""
     monkeypatch.setattr(
         services,
-        "bot_choose",
-        lambda *, legal, **_: (
-            ("check", None) if any(item["action"] == "check" for item in legal) else ("call", None)
+        "bot_move",
+        lambda *, state, **_: (
+            ("check", None)
+            if any(item["action"] == "check" for item in state.legal_actions())
+            else ("call", None)
         ),
     )
     table = table_create()

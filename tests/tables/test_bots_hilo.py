@@ -4,7 +4,6 @@ the engine offered it, in whole chips (Fixed-Limit: the fixed bet, nothing else)
 nothing created or lost in the ledger."""
 
 import random
-from functools import partial
 
 import pytest
 
@@ -27,9 +26,8 @@ def test_house_bots_play_omaha_hi_lo_hands_with_legal_amounts(players, monkeypat
     it and a whole number of chips; at Fixed-Limit every bet and raise is exactly the fixed bet over the bet
     faced (10 before the turn, 20 after). The decks and the bots' choices come from fixed seeds, so the same
     hands are played on every run."""
-    # The bots' style of play from a fixed seed (bot_choose's `rng` defaults to the module's own Random, bound
-    # when it was defined: patching `bots._rng` would not reach it).
-    monkeypatch.setattr(services, "bot_choose", partial(bots.bot_choose, rng=random.Random(7)))
+    # The bots' mixed choices from a fixed seed (bot_move reads `bots._play_rng` when it is called).
+    monkeypatch.setattr(bots, "_play_rng", random.Random(7))
     decks, shuffle = random.Random(12), fairness.shuffled_deck
     monkeypatch.setattr(fairness, "shuffled_deck", lambda: shuffle(rng=decks))
     table = table_create(game=Game.OMAHA_HILO, structure=structure, small_blind=5, big_blind=10, chip=5)

@@ -3,7 +3,6 @@ four hole cards reach their owner alone, house bots play them with legal amounts
 each pot's halves, their winners and the shown hands."""
 
 import random
-from functools import partial
 
 import pytest
 from django.core.management import call_command
@@ -116,11 +115,10 @@ def test_a_house_bots_bet_is_a_whole_number_of_the_tables_chip():
 def test_house_bots_play_pot_limit_omaha_hands_with_legal_amounts(players, monkeypatch):
     """A person and two house bots at PLO 5/10 with a 5 chip: many hands, every bot decision legal (a refusal
     would raise), nothing created or lost."""
-    # The bots' style of play from a fixed seed, where the services call it (bot_choose's `rng` default is
-    # bound when it is defined: patching `bots._rng` would not reach it).
+    # The bots' mixed choices from a fixed seed (bot_move reads `bots._play_rng` when it is called).
     # And the decks: the same hands on every run (the person, calling everything down, may go broke and then
     # buys back in: two bots alone are never dealt a hand).
-    monkeypatch.setattr(services, "bot_choose", partial(bots.bot_choose, rng=random.Random(7)))
+    monkeypatch.setattr(bots, "_play_rng", random.Random(7))
     decks, shuffle = random.Random(12), services.fairness.shuffled_deck
     monkeypatch.setattr(services.fairness, "shuffled_deck", lambda: shuffle(rng=decks))
     table = table_create(game=Game.OMAHA, structure=Structure.POT_LIMIT, small_blind=5, big_blind=10, chip=5)
