@@ -18,6 +18,7 @@ from tables.history.frames import replay_frames
 from tables.history.phh import phh_text
 from tables.history.pokerstars import HAND_SEPARATOR, pokerstars_text
 from tables.history.story import FULL_VIEW, HandStory, story_from_hand
+from tables.history.tournament import TournamentFacts, tournament_facts
 from tables.models import Hand
 
 SHARE_SALT = "tables.history.share"
@@ -159,12 +160,33 @@ def hand_openings(*, hand: Hand, story: HandStory, viewer: int | str | None) -> 
     ]
 
 
-def hand_pokerstars(*, hand: Hand, viewer: int | str | None) -> str:
-    return pokerstars_text(story_from_hand(hand=hand), viewer=viewer, local_zone=settings.TIME_ZONE)
+def hand_tournament(
+    *, hand: Hand, known: dict[int, TournamentFacts | None] | None = None
+) -> TournamentFacts | None:
+    """The tournament of a tournament table's hand (``None`` for a cash hand: no query); ``known``: the
+    tournaments already read, by table (an export reads each table's once)."""
+    if not hand.table.is_tournament:
+        return None
+    if known is None:
+        return tournament_facts(table_id=hand.table_id)
+    if hand.table_id not in known:
+        known[hand.table_id] = tournament_facts(table_id=hand.table_id)
+    return known[hand.table_id]
 
 
-def hand_phh(*, hand: Hand, viewer: int | str | None) -> str:
-    story = story_from_hand(hand=hand)
+def hand_pokerstars(
+    *, hand: Hand, viewer: int | str | None, known: dict[int, TournamentFacts | None] | None = None
+) -> str:
+    """One hand as PokerStars text: a tournament table's hand in PokerStars' tournament form."""
+    story = story_from_hand(hand=hand, tournament=hand_tournament(hand=hand, known=known))
+    return pokerstars_text(story, viewer=viewer, local_zone=settings.TIME_ZONE)
+
+
+def hand_phh(
+    *, hand: Hand, viewer: int | str | None, known: dict[int, TournamentFacts | None] | None = None
+) -> str:
+    """One hand as PHH: a tournament table's hand with the tournament's fields."""
+    story = story_from_hand(hand=hand, tournament=hand_tournament(hand=hand, known=known))
     return phh_text(
         story,
         config=hand.config,
@@ -209,7 +231,9 @@ def hands_for_export(
 def hands_export_text(*, hands: Iterable[Hand], fmt: str, user=None) -> Iterator[str]:
     """The hands written in ``fmt``, each as ``user`` may see it (``None``: staff's full view), hand by hand
     (a long export streams). PokerStars hands are separated as PokerStars separates them; PHH hands as the
-    PHH files of a ``.phhs`` collection, under a ``[n]`` table each."""
+    PHH files of a ``.phhs`` collection, under a ``[n]`` table each. A tournament's hands are written in
+    the tournament form (its facts read once a table)."""
+    tournaments: dict[int, TournamentFacts | None] = {}
     for index, hand in enumerate(hands.iterator(chunk_size=200) if isinstance(hands, QuerySet) else hands):
         viewer = (
             FULL_VIEW
@@ -217,7 +241,7 @@ def hands_export_text(*, hands: Iterable[Hand], fmt: str, user=None) -> Iterator
             else next(int(s) for s, p in hand.players.items() if p["user"] == user.id)
         )
         if fmt == "phh":
-            body = hand_phh(hand=hand, viewer=viewer)
+            body = hand_phh(hand=hand, viewer=viewer, known=tournaments)
             yield f"[{index + 1}]\n{body}\n"
         else:
-            yield hand_pokerstars(hand=hand, viewer=viewer).rstrip("\n") + HAND_SEPARATOR
+            yield hand_pokerstars(hand=hand, viewer=viewer, known=tournaments).rstrip("\n") + HAND_SEPARATOR
