@@ -22,6 +22,8 @@ from tables.history.tournament import TournamentFacts, tournament_facts
 from tables.models import Hand
 
 SHARE_SALT = "tables.history.share"
+TOURNAMENT_CHIPS = "tournament"
+"""The currency a tournament hand's amounts are given in (the table page's and money.js's word for whole chips)."""
 HISTORY_KEPT = timedelta(days=92)
 """What a player's own history covers at least (SPEC 3: three months); older hands stay too."""
 
@@ -81,7 +83,8 @@ def _day_start(day: date) -> datetime:
 
 def hand_row(*, hand: Hand, user_id: int | None) -> dict[str, Any]:
     """A line of "My hands" (and of the table's last hands): what a glance needs, read from the stored row
-    without replaying it. ``cards`` and ``net`` are the player's own (``None`` for someone not in it)."""
+    without replaying it. ``cards`` and ``net`` are the player's own (``None`` for someone not in it). A
+    tournament table's amounts are its whole chips: its currency says ``tournament``, as the table's state does."""
     result = hand.result or {}
     seat = next(
         (int(s) for s, p in hand.players.items() if user_id is not None and p["user"] == user_id), None
@@ -101,7 +104,7 @@ def hand_row(*, hand: Hand, user_id: int | None) -> dict[str, Any]:
             "name": table.name,
             "game": table.game,
             "structure": table.structure,
-            "currency": table.currency,
+            "currency": TOURNAMENT_CHIPS if table.is_tournament else table.currency,
             "stakes": table.stakes_label,
         },
         "ended_at": hand.ended_at,
@@ -198,8 +201,9 @@ def hand_phh(
 
 
 def hand_replay(*, hand: Hand, viewer: int | str | None) -> dict[str, Any]:
-    """The replayer's frames, with the deck commitment's openings this viewer may check."""
-    story = story_from_hand(hand=hand)
+    """The replayer's frames, with the deck commitment's openings this viewer may check (a tournament hand's
+    ``table.currency`` is ``tournament``: whole chips)."""
+    story = story_from_hand(hand=hand, tournament=hand_tournament(hand=hand))
     return {
         **replay_frames(story, viewer=viewer),
         "openings": hand_openings(hand=hand, story=story, viewer=viewer),

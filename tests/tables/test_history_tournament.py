@@ -342,8 +342,18 @@ def test_my_hands_and_the_command_give_tournament_hands_in_the_tournament_form(m
     )
     many = client.get(reverse("hands_download"), {"format": "pokerstars"})
     assert b"".join(many.streaming_content).decode() == pokerstars_file(b)
-    page = client.get(reverse("my_hands"))
-    assert 'id="download-summaries"' in page.content.decode()
+    page = client.get(reverse("my_hands")).content.decode()
+    assert 'id="download-summaries"' in page
+    # The list and the replayer count a tournament's chips whole: the first hand's pot of 2,975 and the small
+    # blind's 25 lost (they read "29.75 chips" and "0.25 chips" before).
+    assert "2,975 chips" in page and "3,000 chips" in page and "−25 chips" in page and "29.75" not in page
+    replay = client.get(reverse("api_hand_replay", args=[played.hands[0].id])).json()
+    assert replay["table"]["currency"] == "tournament"
+    mine = client.get(reverse("api_my_hands")).json()["hands"]
+    assert [(row["table"]["currency"], row["pot"]) for row in mine] == [
+        ("tournament", 3_000),
+        ("tournament", 2_975),
+    ]
     out = io.StringIO()
     call_command("hand_history", "--player", b.username, stdout=out)
     assert out.getvalue() == pokerstars_file(b)
