@@ -14,6 +14,7 @@ against fpdb-3's PokerStarsToFpdb.py and PokerStarsSummary.py, commit 73e75ffe).
 from __future__ import annotations
 
 import io
+import random
 import tomllib
 from dataclasses import dataclass, replace
 from datetime import timedelta
@@ -23,18 +24,29 @@ from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
 from django.urls import reverse
 from django.utils import timezone
+from pokerdf.core.read_and_convert import apply_regex
+from pokerkit import HandHistory
 
 from cashier.models import AccountKind, TransferKind
 from cashier.models import Entry as LedgerEntry
 from cashier.selectors import ledger_check, wallet_balances
 from tables import services as table_services
+from tables.engine import fairness
 from tables.history.pokerstars import moment_text, pokerstars_text
 from tables.history.selectors import hand_phh, hand_tournament, hands_export_text, hands_for_export
 from tables.history.story import story_from_hand
+from tables.history.tournament import (
+    LevelFacts,
+    TournamentFacts,
+    place_words,
+    prize_text,
+    roman,
+    tournament_summaries,
+)
 from tables.models import Hand
 from tests.factories import eur_player, player_create, tournament_create
 from tests.tables.history_helpers import stack_next_deck
-from tests.tournaments.play_helpers import pool_balance
+from tests.tournaments.play_helpers import play_to_the_end, pool_balance
 from tournaments import play, services
 from tournaments.models import Entry, Tournament, TournamentTable
 
@@ -264,8 +276,6 @@ def test_a_maintained_pokerstars_importer_reads_them_as_tournament_hands_matchin
     """pokerdf reads the player's download as tournament hands: the tournament's number and buy-in, level IV
     at 25/50 with the ante of 50, each seat's stack, the pots, each winner's amount, the places and the
     prize, all as the room recorded them (stacks and pots: the hands' records; the prize: the ledger's)."""
-    from pokerdf.core.read_and_convert import apply_regex
-
     played = play_sit_and_go(monkeypatch, currency="eur", buy_in=1_000, fee=100)
     tournament, hands = played.tournament, played.hands
     viewer = played.users[1]
@@ -316,8 +326,6 @@ def _number(value):
 
 
 def test_a_tournament_hand_in_phh_carries_the_tournament_event_and_level(monkeypatch):
-    from pokerkit import HandHistory
-
     played = play_sit_and_go(monkeypatch, currency="eur", buy_in=1_000, fee=100)
     first = played.hands[0]
     text = hand_phh(hand=first, viewer=1)
@@ -366,8 +374,6 @@ def test_my_hands_and_the_command_give_tournament_hands_in_the_tournament_form(m
 
 
 def test_levels_places_and_a_paid_bust_are_named_as_pokerstars_names_them():
-    from tables.history.tournament import LevelFacts, TournamentFacts, place_words, prize_text, roman
-
     assert [roman(n) for n in (1, 4, 9, 14, 40, 47)] == ["I", "IV", "IX", "XIV", "XL", "XLVII"]
     assert [place_words(n) for n in (1, 2, 3, 4, 11, 12, 13, 21, 22, 23, 111)] == [
         "1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "23rd", "111th",
@@ -399,3 +405,56 @@ def test_levels_places_and_a_paid_bust_are_named_as_pokerstars_names_them():
     assert (
         facts.level_of(small_blind=10, big_blind=20, ante=20, started_at=start + timedelta(minutes=25)) == 3
     )
+
+
+def test_a_whole_sit_and_go_reads_back_with_the_importer_as_the_room_recorded_it(monkeypatch):
+    """Six players to the winner at random (the tournaments' test player): every player's download, read by
+    pokerdf, has every hand they were dealt as a hand of this tournament, with each seat's stack, the pot, the
+    rake (none) and what each seat collected as the hands recorded them; the places and the prizes it reads
+    are the standings', the paid prizes the ledger's; each player's summary names their place."""
+    decks = random.Random(35)  # the same draw and decks every run: the same hands, whatever the machine
+    real_shuffle = fairness.shuffled_deck
+    monkeypatch.setattr(fairness, "shuffled_deck", lambda **kwargs: real_shuffle(**{**kwargs, "rng": decks}))
+    monkeypatch.setattr(play, "_rng", random.Random(35))
+    tournament = tournament_create(seats=6, buy_in=1_000, fee=100)
+    players = [eur_player(10_000) for _ in range(6)]
+    for player in players:
+        services.tournament_register(tournament_id=tournament.pk, user=player)
+    record = play_to_the_end(tournament, rng=random.Random(35))
+    assert not record.problems, record.problems
+    tournament.refresh_from_db()
+    entries = {e.user.username: e for e in tournament.entries.select_related("user")}
+    hands = {h.id: h for h in Hand.objects.filter(table__tournament_table__tournament=tournament)}
+    assert all(h.status == Hand.Status.COMPLETE for h in hands.values()) and len(hands) >= record.hands
+    read_places, read_prizes = {}, {}
+    for player in players:
+        frame = apply_regex(pokerstars_file(player))
+        mine = {h for h in hands.values() if any(p["user"] == player.pk for p in h.players.values())}
+        assert set(frame.HandID.astype(int)) == {h.id for h in mine}
+        for row in frame.itertuples():
+            hand = hands[int(row.HandID)]
+            seat = next(int(s) for s, p in hand.players.items() if p["name"] == row.Player)
+            assert (row.TournID, row.BuyIn, row.Owner) == (str(tournament.pk), "€10+€1", player.username)
+            assert tuple(row.Blinds) == (hand.config["small_blind"], hand.config["big_blind"])
+            assert row.Stack == hand.config["stacks"][str(seat)]
+            assert row.TotalPotLog == hand.pot_total and row.Rake == 0
+            won = sum(pot["winners"].get(str(seat), 0) for pot in hand.result["pots"])
+            assert (_number(row.Balance) or 0) == won
+            if row.FinalRank != -1:
+                read_places[row.Player] = row.FinalRank
+                read_prizes[row.Player] = _number(row.Prize)
+    assert read_places == {name: entry.place for name, entry in entries.items()}
+    paid = dict(
+        LedgerEntry.objects.filter(
+            transfer__kind=TransferKind.TOURNAMENT_PRIZE, account__kind=AccountKind.PLAYER_EUR
+        ).values_list("account__user__username", "amount")
+    )
+    assert paid == {name: e.prize for name, e in entries.items() if e.prize}
+    assert {name: prize for name, prize in read_prizes.items() if prize} == {
+        name: amount / 100 for name, amount in paid.items()
+    }
+    for player in players:
+        summary = "".join(tournament_summaries(user=player))
+        place = entries[player.username].place
+        assert f"\nYou finished in {place_words(place)} place (eliminated at hand #" in summary
+        assert summary.splitlines()[2] == "6 players"
