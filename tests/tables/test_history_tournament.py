@@ -32,7 +32,7 @@ from cashier.models import Entry as LedgerEntry
 from cashier.selectors import ledger_check, wallet_balances
 from tables import services as table_services
 from tables.engine import fairness
-from tables.history.pokerstars import moment_text, pokerstars_text
+from tables.history.pokerstars import moment_text, pokerstars_text, tournament_buy_in
 from tables.history.selectors import hand_phh, hand_tournament, hands_export_text, hands_for_export
 from tables.history.story import story_from_hand
 from tables.history.tournament import (
@@ -383,6 +383,12 @@ def test_levels_places_and_a_paid_bust_are_named_as_pokerstars_names_them():
         "900",
         "10.50",
     )
+    # The header's buy-in: a practice tournament's play chips (500+0), a freeroll as PokerStars names it.
+    practice = TournamentFacts(1, "Practice", "play", 50_000, 0, 1, ())
+    assert (tournament_buy_in(practice), tournament_buy_in(replace(practice, buy_in=0))) == (
+        "500+0",
+        "Freeroll ",
+    )
     start = timezone.now() - timedelta(minutes=30)
     facts = TournamentFacts(
         tournament_id=7,
@@ -420,7 +426,16 @@ def test_a_whole_sit_and_go_reads_back_with_the_importer_as_the_room_recorded_it
     players = [eur_player(10_000) for _ in range(6)]
     for player in players:
         services.tournament_register(tournament_id=tournament.pk, user=player)
-    record = play_to_the_end(tournament, rng=random.Random(35))
+    rng = random.Random(35)
+    out = Entry.objects.filter(tournament=tournament, status=Entry.Status.FINISHED)
+    record = play_to_the_end(tournament, rng=rng, until=lambda: out.count() >= 1)
+    # While it runs: those still in are "still playing", the player out has their place, no end is written.
+    first_out = out.first()
+    lines = "".join(tournament_summaries(user=first_out.user)).rstrip("\n").splitlines()
+    assert "Tournament finished" not in "".join(lines)
+    assert sum(line.endswith("), still playing") for line in lines) == 6 - out.count()
+    assert lines[-1].startswith(f"You finished in {place_words(first_out.place)} place (eliminated at hand #")
+    record = play_to_the_end(tournament, rng=rng, record=record)
     assert not record.problems, record.problems
     tournament.refresh_from_db()
     entries = {e.user.username: e for e in tournament.entries.select_related("user")}
