@@ -9,7 +9,9 @@ class TournamentsConfig(AppConfig):
     def ready(self) -> None:
         from cashier import hooks
         from tables import chips
+        from tables.history.tournament import tournament_history_register
         from tables.tasks import later_task_register
+        from tournaments.history import tournament_summaries_text, tournament_table_facts
         from tournaments.play import TournamentHooks
         from tournaments.services import hook_player_barred
         from tournaments.tasks import tournament_floor_task
@@ -17,3 +19,4 @@ class TournamentsConfig(AppConfig):
         chips.tournament_hooks_register(TournamentHooks())
         later_task_register("tournament", tournament_floor_task)
         hooks.player_barred_register(hook_player_barred)
+        tournament_history_register(facts=tournament_table_facts, summaries=tournament_summaries_text)

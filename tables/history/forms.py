@@ -51,6 +51,10 @@ class HandPageForm(HandFilterForm):
 class ExportForm(HandFilterForm):
     format = forms.ChoiceField(
         label=_("Format"),
-        choices=[("pokerstars", _("PokerStars text")), ("phh", "PHH")],
+        choices=[
+            ("pokerstars", _("PokerStars text")),
+            ("phh", "PHH"),
+            ("summaries", _("Tournament summaries (PokerStars)")),
+        ],
         initial="pokerstars",
     )

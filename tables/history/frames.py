@@ -89,7 +89,7 @@ def replay_frames(story: HandStory, *, viewer: int | str | None) -> dict[str, An
             "name": story.table_name,
             "game": story.game,
             "structure": story.structure,
-            "currency": story.currency,
+            "currency": "tournament" if story.tournament is not None else story.currency,
             "chip": story.chip,
             "small_blind": story.small_blind,
             "big_blind": story.big_blind,

@@ -2,8 +2,8 @@
 
 The actions come from the engine's own export (``tables.engine.phh.export_phh``); here the cards the viewer
 may not see become ``????`` (PHH's unknown card), and the file gets PHH's optional fields (venue, table,
-hand, time, seats, players, finishing stacks, winnings, currency) and the deck commitment as user-defined
-fields (PHH's leading underscore): ``_deck_commitment`` (the Merkle root published before the first card),
+hand, time, seats, players, finishing stacks, winnings, currency; a tournament hand's ``event`` and
+``level``) and the deck commitment as user-defined fields (PHH's leading underscore): ``_deck_commitment`` (the Merkle root published before the first card),
 ``_deck_openings`` (the positions this viewer may check, each with its card, salt and proof) and ``_rake``.
 """
 
@@ -60,7 +60,32 @@ def phh_text(
             "_deck_openings": list(openings),
         }
     )
+    if story.tournament is not None:
+        data.update(_tournament_fields(story))
     return "".join(f"{key} = {_toml(value)}\n" for key, value in data.items())
+
+
+def _tournament_fields(story: HandStory) -> dict[str, Any]:
+    """A tournament hand's fields: PHH's ``event`` (the tournament) and ``level`` (the blind level), the
+    amounts in the tournament's chips, and user-defined fields for what PHH has no field for: the
+    tournament's number, its table's number, the buy-in and fee (cents of ``_buy_in_currency``)."""
+    facts = story.tournament
+    assert facts is not None
+    return {
+        "event": f"Tournament #{facts.tournament_id}: {facts.name}",
+        "level": facts.level_of(
+            small_blind=story.small_blind,
+            big_blind=story.big_blind,
+            ante=story.table_ante,
+            started_at=story.started_at,
+        ),
+        "currency": "tournament chips",
+        "_tournament": facts.tournament_id,
+        "_tournament_table": facts.table_number,
+        "_buy_in": facts.buy_in,
+        "_fee": facts.fee,
+        "_buy_in_currency": "EUR" if facts.currency == "eur" else "play chips",
+    }
 
 
 def _hide_cards(line: str, order: Sequence[int], visible: Mapping[int, Sequence[str]]) -> str:

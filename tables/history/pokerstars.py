@@ -20,6 +20,15 @@ the table line, both in the units the site shows (cents / 100), whole amounts wi
 writes them. Fixed-Limit headers name the small and big bet, as PokerStars' do. Main and side pots in the
 summary are what their winners got (after the rake); "Total pot" is the gross.
 
+A tournament table's hand (``story.tournament`` set) is in PokerStars' tournament form instead:
+
+    PokerStars Hand #812: Tournament #12, €10+€1 EUR Hold'em No Limit - Level IV (25/50) - 2026/12/06 ...
+    Table '12 1' 9-max Seat #3 is the button
+    Seat 1: alice (1500 in chips)
+
+every amount in the tournament's whole chips, and the players out in the hand named before the summary
+(``finished the tournament in 3rd place``, ``wins the tournament and receives €30.00 - congratulations!``).
+
 Cards: ``Dealt to`` only for the viewer (every player for staff's full view); hands shown at the showdown
 for everyone; a mucked or folded hand of someone else never.
 """
@@ -32,6 +41,7 @@ from decimal import Decimal
 from zoneinfo import ZoneInfo
 
 from tables.history.story import FULL_VIEW, HandStory, Step, story_steps
+from tables.history.tournament import TournamentFacts, place_words, prize_text, roman
 
 GAMES = {"holdem": "Hold'em", "omaha": "Omaha", "omaha_hilo": "Omaha Hi/Lo"}
 LIMITS = {"nl": "No Limit", "pl": "Pot Limit", "fl": "Limit"}
@@ -57,6 +67,26 @@ def cards_text(cards: Iterable[str]) -> str:
     return "[" + " ".join(cards) + "]"
 
 
+def moment_text(moment: datetime, local_zone: str) -> str:
+    """``2026/12/01 9:05:03 CET [2026/12/01 3:05:03 ET]``: the hours without a leading zero, both, as in
+    PokerStars' own histories and summaries."""
+    local = moment.astimezone(ZoneInfo(local_zone))
+    eastern = moment.astimezone(_EASTERN)
+    return (
+        f"{local:%Y/%m/%d} {local.hour}:{local:%M:%S} {local:%Z} "
+        f"[{eastern:%Y/%m/%d} {eastern.hour}:{eastern:%M:%S} ET]"
+    )
+
+
+def tournament_buy_in(facts: TournamentFacts) -> str:
+    """The buy-in and fee as a tournament hand's header names them: ``€10+€1 EUR``, play chips whole
+    (``300+20``), ``Freeroll`` when both are nothing."""
+    if facts.buy_in + facts.fee == 0:
+        return "Freeroll "  # PokerStars leaves two spaces before the game of a freeroll
+    text = f"{money(facts.buy_in, facts.currency)}+{money(facts.fee, facts.currency)}"
+    return text + (" EUR" if facts.currency == "eur" else "")
+
+
 def pokerstars_text(story: HandStory, *, viewer: int | str | None, local_zone: str = "Europe/Rome") -> str:
     """One hand as PokerStars text for ``viewer`` (an engine seat, :data:`FULL_VIEW` or ``None``)."""
     writer = _Writer(story, viewer, local_zone)
@@ -67,12 +97,16 @@ class _Writer:
     def __init__(self, story: HandStory, viewer: int | str | None, local_zone: str) -> None:
         self.story = story
         self.viewer = viewer
-        self.local_zone = ZoneInfo(local_zone)
+        self.local_zone = local_zone
+        self.tournament = story.tournament
         self.visible = story.cards_for(viewer)
         self.names = {s.seat: s.name for s in story.seats}
         self.steps = story_steps(story)
 
     def m(self, amount: int) -> str:
+        """An amount: a tournament's chips whole as they are; money in the site's units."""
+        if self.tournament is not None:
+            return str(amount)
         return money(amount, self.story.currency)
 
     def lines(self) -> list[str]:
@@ -96,22 +130,29 @@ class _Writer:
             if story.structure == "fl"
             else (story.small_blind, story.big_blind)
         )
-        stakes = f"{self.m(low)}/{self.m(high)}" + (" EUR" if story.currency == "eur" else "")
         game = f"{GAMES[story.game]} {LIMITS[story.structure]}"
-        return f"PokerStars Hand #{story.hand_id}:  {game} ({stakes}) - {self.when(story.started_at)}"
-
-    def when(self, moment: datetime) -> str:
-        """``2026/12/01 9:05:03 CET [2026/12/01 3:05:03 ET]``: the hours without a leading zero, both, as in
-        PokerStars' own histories."""
-        local = moment.astimezone(self.local_zone)
-        eastern = moment.astimezone(_EASTERN)
-        return (
-            f"{local:%Y/%m/%d} {local.hour}:{local:%M:%S} {local:%Z} "
-            f"[{eastern:%Y/%m/%d} {eastern.hour}:{eastern:%M:%S} ET]"
-        )
+        when = moment_text(story.started_at, self.local_zone)
+        facts = self.tournament
+        if facts is not None:
+            level = facts.level_of(
+                small_blind=story.small_blind,
+                big_blind=story.big_blind,
+                ante=story.table_ante,
+                started_at=story.started_at,
+            )
+            return (
+                f"PokerStars Hand #{story.hand_id}: Tournament #{facts.tournament_id}, "
+                f"{tournament_buy_in(facts)} {game} - Level {roman(level)} ({self.m(low)}/{self.m(high)}) - {when}"
+            )
+        stakes = f"{self.m(low)}/{self.m(high)}" + (" EUR" if story.currency == "eur" else "")
+        return f"PokerStars Hand #{story.hand_id}:  {game} ({stakes}) - {when}"
 
     def table_line(self) -> str:
         story = self.story
+        facts = self.tournament
+        if facts is not None:  # a tournament's table is named by the tournament's number and the table's
+            name = f"{facts.tournament_id} {facts.table_number}"
+            return f"Table '{name}' {story.seat_count}-max Seat #{story.button + 1} is the button"
         play = "(Play Money) " if story.currency == "play" else ""
         return (
             f"Table '{story.table_name}' {story.seat_count}-max {play}Seat #{story.button + 1} is the button"
@@ -183,6 +224,36 @@ class _Writer:
             elif step.kind == "end" and not story.went_to_showdown and not self.winner_chose():
                 winner = next(seat for seat in story.order if seat not in story.folded)
                 lines.append(f"{self.names[winner]}: {DOESNT_SHOW}")
+        return lines + self.finish_lines()
+
+    def finish_lines(self) -> list[str]:
+        """A tournament's players out in this hand, the last place first, as PokerStars writes them: ``carla
+        finished the tournament in 3rd place`` (``and received €6.00.`` when it paid), then, when the hand
+        ended the tournament, ``alice wins the tournament and receives €39.00 - congratulations!``."""
+        facts, story = self.tournament, self.story
+        if facts is None:
+            return []
+        users = {s.seat: s.user_id for s in story.seats}
+        out = [
+            seat for seat in story.order if story.finishing.get(seat) == 0 and users[seat] in facts.finishes
+        ]
+        out.sort(key=lambda seat: (-(facts.finishes[users[seat]][0] or 0), seat))
+        lines = []
+        for seat in out:
+            place, prize = facts.finishes[users[seat]]
+            words = f"{self.names[seat]} finished the tournament"
+            if place is not None:
+                words += f" in {place_words(place)} place"
+            if prize:
+                words += f" and received {prize_text(prize, facts.currency)}."
+            lines.append(words)
+        left = [seat for seat in story.order if story.finishing.get(seat)]
+        if out and len(left) == 1 and facts.finishes.get(users[left[0]], (None, None))[0] == 1:
+            prize = facts.finishes[users[left[0]]][1] or 0
+            lines.append(
+                f"{self.names[left[0]]} wins the tournament and receives "
+                f"{prize_text(prize, facts.currency)} - congratulations!"
+            )
         return lines
 
     def show_line(self, step: Step, board: tuple[str, ...]) -> str:

@@ -18,9 +18,12 @@ from tables.history.frames import replay_frames
 from tables.history.phh import phh_text
 from tables.history.pokerstars import HAND_SEPARATOR, pokerstars_text
 from tables.history.story import FULL_VIEW, HandStory, story_from_hand
+from tables.history.tournament import TournamentFacts, tournament_facts
 from tables.models import Hand
 
 SHARE_SALT = "tables.history.share"
+TOURNAMENT_CHIPS = "tournament"
+"""The currency a tournament hand's amounts are given in (the table page's and money.js's word for whole chips)."""
 HISTORY_KEPT = timedelta(days=92)
 """What a player's own history covers at least (SPEC 3: three months); older hands stay too."""
 
@@ -80,7 +83,8 @@ def _day_start(day: date) -> datetime:
 
 def hand_row(*, hand: Hand, user_id: int | None) -> dict[str, Any]:
     """A line of "My hands" (and of the table's last hands): what a glance needs, read from the stored row
-    without replaying it. ``cards`` and ``net`` are the player's own (``None`` for someone not in it)."""
+    without replaying it. ``cards`` and ``net`` are the player's own (``None`` for someone not in it). A
+    tournament table's amounts are its whole chips: its currency says ``tournament``, as the table's state does."""
     result = hand.result or {}
     seat = next(
         (int(s) for s, p in hand.players.items() if user_id is not None and p["user"] == user_id), None
@@ -100,7 +104,7 @@ def hand_row(*, hand: Hand, user_id: int | None) -> dict[str, Any]:
             "name": table.name,
             "game": table.game,
             "structure": table.structure,
-            "currency": table.currency,
+            "currency": TOURNAMENT_CHIPS if table.is_tournament else table.currency,
             "stakes": table.stakes_label,
         },
         "ended_at": hand.ended_at,
@@ -159,12 +163,33 @@ def hand_openings(*, hand: Hand, story: HandStory, viewer: int | str | None) -> 
     ]
 
 
-def hand_pokerstars(*, hand: Hand, viewer: int | str | None) -> str:
-    return pokerstars_text(story_from_hand(hand=hand), viewer=viewer, local_zone=settings.TIME_ZONE)
+def hand_tournament(
+    *, hand: Hand, known: dict[int, TournamentFacts | None] | None = None
+) -> TournamentFacts | None:
+    """The tournament of a tournament table's hand (``None`` for a cash hand: no query); ``known``: the
+    tournaments already read, by table (an export reads each table's once)."""
+    if not hand.table.is_tournament:
+        return None
+    if known is None:
+        return tournament_facts(table_id=hand.table_id)
+    if hand.table_id not in known:
+        known[hand.table_id] = tournament_facts(table_id=hand.table_id)
+    return known[hand.table_id]
 
 
-def hand_phh(*, hand: Hand, viewer: int | str | None) -> str:
-    story = story_from_hand(hand=hand)
+def hand_pokerstars(
+    *, hand: Hand, viewer: int | str | None, known: dict[int, TournamentFacts | None] | None = None
+) -> str:
+    """One hand as PokerStars text: a tournament table's hand in PokerStars' tournament form."""
+    story = story_from_hand(hand=hand, tournament=hand_tournament(hand=hand, known=known))
+    return pokerstars_text(story, viewer=viewer, local_zone=settings.TIME_ZONE)
+
+
+def hand_phh(
+    *, hand: Hand, viewer: int | str | None, known: dict[int, TournamentFacts | None] | None = None
+) -> str:
+    """One hand as PHH: a tournament table's hand with the tournament's fields."""
+    story = story_from_hand(hand=hand, tournament=hand_tournament(hand=hand, known=known))
     return phh_text(
         story,
         config=hand.config,
@@ -176,8 +201,9 @@ def hand_phh(*, hand: Hand, viewer: int | str | None) -> str:
 
 
 def hand_replay(*, hand: Hand, viewer: int | str | None) -> dict[str, Any]:
-    """The replayer's frames, with the deck commitment's openings this viewer may check."""
-    story = story_from_hand(hand=hand)
+    """The replayer's frames, with the deck commitment's openings this viewer may check (a tournament hand's
+    ``table.currency`` is ``tournament``: whole chips)."""
+    story = story_from_hand(hand=hand, tournament=hand_tournament(hand=hand))
     return {
         **replay_frames(story, viewer=viewer),
         "openings": hand_openings(hand=hand, story=story, viewer=viewer),
@@ -209,7 +235,9 @@ def hands_for_export(
 def hands_export_text(*, hands: Iterable[Hand], fmt: str, user=None) -> Iterator[str]:
     """The hands written in ``fmt``, each as ``user`` may see it (``None``: staff's full view), hand by hand
     (a long export streams). PokerStars hands are separated as PokerStars separates them; PHH hands as the
-    PHH files of a ``.phhs`` collection, under a ``[n]`` table each."""
+    PHH files of a ``.phhs`` collection, under a ``[n]`` table each. A tournament's hands are written in
+    the tournament form (its facts read once a table)."""
+    tournaments: dict[int, TournamentFacts | None] = {}
     for index, hand in enumerate(hands.iterator(chunk_size=200) if isinstance(hands, QuerySet) else hands):
         viewer = (
             FULL_VIEW
@@ -217,7 +245,7 @@ def hands_export_text(*, hands: Iterable[Hand], fmt: str, user=None) -> Iterator
             else next(int(s) for s, p in hand.players.items() if p["user"] == user.id)
         )
         if fmt == "phh":
-            body = hand_phh(hand=hand, viewer=viewer)
+            body = hand_phh(hand=hand, viewer=viewer, known=tournaments)
             yield f"[{index + 1}]\n{body}\n"
         else:
-            yield hand_pokerstars(hand=hand, viewer=viewer).rstrip("\n") + HAND_SEPARATOR
+            yield hand_pokerstars(hand=hand, viewer=viewer, known=tournaments).rstrip("\n") + HAND_SEPARATOR

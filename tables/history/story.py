@@ -16,6 +16,7 @@ from typing import Any
 from tables.engine.config import HandConfig, PostKind
 from tables.engine.hand import Event, replay
 from tables.history.names import hand_name
+from tables.history.tournament import TournamentFacts
 
 FULL_VIEW = "full"
 """The viewer who sees every card dealt (staff's complete history)."""
@@ -79,6 +80,13 @@ class HandStory:
     hole_positions: Mapping[int, tuple[int, ...]]
     boards: tuple[tuple[str, ...], ...] = ()
     """Every board: the one board, or both when the rest of the board was run twice (the first is ``board``)."""
+    tournament: TournamentFacts | None = None
+    """The tournament of a tournament table's hand (its number, buy-in, levels), ``None`` for a cash hand."""
+
+    @property
+    def table_ante(self) -> int:
+        """The ante the table dealt with (a big-blind ante: the big blind's), 0 for none."""
+        return max(self.antes.values(), default=0)
 
     @property
     def run_twice(self) -> bool:
@@ -156,8 +164,9 @@ class HandStory:
         return totals
 
 
-def story_from_hand(*, hand: Any) -> HandStory:
-    """The story of a finished hand (a ``tables.models.Hand`` with its table loaded)."""
+def story_from_hand(*, hand: Any, tournament: TournamentFacts | None = None) -> HandStory:
+    """The story of a finished hand (a ``tables.models.Hand`` with its table loaded); ``tournament``: the
+    tournament of a tournament table's hand."""
     table = hand.table
     config = HandConfig.from_dict(hand.config)
     state = replay(config=config, actions=hand.actions)
@@ -221,6 +230,7 @@ def story_from_hand(*, hand: Any) -> HandStory:
         public_positions=tuple(result.get("public_positions", state.public_positions())),
         hole_positions={int(seat): tuple(p) for seat, p in result.get("hole_positions", {}).items()},
         boards=tuple(tuple(board) for board in result.get("boards") or state.boards),
+        tournament=tournament,
     )
 
 

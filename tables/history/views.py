@@ -17,12 +17,14 @@ from django.views.decorators.http import require_GET
 
 from tables.history import selectors
 from tables.history.forms import ExportForm, HandPageForm
+from tables.history.tournament import tournament_summaries
 from tables.selectors import table_get
 
 VERIFY_SCRIPT = Path(settings.BASE_DIR) / "static" / "verify_hand.py"
 CONTENT_TYPES = {
     "pokerstars": ("text/plain; charset=utf-8", "txt"),
     "phh": ("application/toml; charset=utf-8", "phhs"),
+    "summaries": ("text/plain; charset=utf-8", "txt"),
 }
 
 
@@ -192,7 +194,8 @@ def hand_download(request, hand_id: int):
 @login_required
 @require_GET
 def hands_download(request):
-    """The player's hands of a range (dates, table, game) as one file, oldest first."""
+    """The player's hands of a range (dates, table, game) as one file, oldest first; or (``summaries``) the
+    PokerStars summaries of the tournaments they played that started in the range."""
     form = ExportForm(request.GET)
     if not form.is_valid():
         page = HandPageForm(request.GET)
@@ -201,14 +204,19 @@ def hands_download(request):
             request, "history/my_hands.html", {"form": page, "export_form": form, "page": None}, status=400
         )
     fmt = form.cleaned_data["format"]
-    hands = selectors.hands_for_export(user=request.user, **form.filters())
+    filters = form.filters()
+    if fmt == "summaries":
+        text = tournament_summaries(user=request.user, since=filters["since"], until=filters["until"])
+        stem = "tournaments"
+    else:
+        hands = selectors.hands_for_export(user=request.user, **filters)
+        text = selectors.hands_export_text(hands=hands, fmt=fmt, user=request.user)
+        stem = "hands"
     content_type, extension = CONTENT_TYPES[fmt]
-    response = StreamingHttpResponse(
-        selectors.hands_export_text(hands=hands, fmt=fmt, user=request.user), content_type=content_type
-    )
+    response = StreamingHttpResponse(text, content_type=content_type)
     stamp = timezone.localdate().isoformat()
     response["Content-Disposition"] = (
-        f'attachment; filename="hands-{request.user.username}-{stamp}.{extension}"'
+        f'attachment; filename="{stem}-{request.user.username}-{stamp}.{extension}"'
     )
     return response
 

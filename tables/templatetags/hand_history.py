@@ -1,7 +1,9 @@
 """Template helpers of the hand-history pages: cards drawn as the table page draws them (table.css)."""
 
 from django import template
+from django.utils.formats import number_format
 from django.utils.html import format_html, format_html_join
+from django.utils.translation import gettext as _
 
 from cashier.amounts import format_amount
 
@@ -33,6 +35,17 @@ def playing_cards(cards, size: str = "mini"):
     )
 
 
+@register.filter
+def hand_amount(amount, currency: str) -> str:
+    """An amount of a hand: money ("€ 0.40", "12.00 chips"), or a tournament's whole chips ("2,975 chips")."""
+    if amount is None or amount == "":
+        return ""
+    if currency == "tournament":
+        count = number_format(int(amount), decimal_pos=0, use_l10n=True, force_grouping=True)
+        return _("%(amount)s chips") % {"amount": count}
+    return format_amount(int(amount), currency)
+
+
 @register.simple_tag
 def signed_money(amount, currency):
     """+€ 1.20 / −€ 0.40: a player's result in a hand."""
@@ -43,5 +56,5 @@ def signed_money(amount, currency):
         '<span class="result {}">{}{}</span>',
         "won" if amount > 0 else "lost" if amount < 0 else "even",
         sign,
-        format_amount(abs(amount), currency),
+        hand_amount(abs(amount), currency),
     )

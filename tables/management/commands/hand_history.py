@@ -1,9 +1,13 @@
 """Staff export of hand histories to standard output.
 
     python manage.py hand_history --format pokerstars|phh [--player NAME] [--table ID] [--since DATE] [--until DATE]
+    python manage.py hand_history --summaries [--player NAME] [--since DATE] [--until DATE]
 
 Without ``--player``: every finished hand with every card dealt (the full history, for staff). With
 ``--player NAME``: exactly the file that player downloads from "My hands" (their own cards, the hands shown).
+A tournament table's hands are written in PokerStars' tournament form. ``--summaries``: the PokerStars
+summaries of the tournaments started in the dates (the player's, with their place; every tournament's
+without ``--player``), instead of hands.
 """
 
 import argparse
@@ -14,6 +18,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from accounts.days import DayOutOfRange, day_from_text
 from tables.history.selectors import EXPORT_FORMATS, hands_export_text, hands_for_export
+from tables.history.tournament import tournament_summaries
 
 
 def _day(text: str) -> date:
@@ -38,6 +43,11 @@ class Command(BaseCommand):
         parser.add_argument("--table", type=int, help="table id")
         parser.add_argument("--since", type=_day, help="first day, YYYY-MM-DD (local time)")
         parser.add_argument("--until", type=_day, help="last day, YYYY-MM-DD (local time)")
+        parser.add_argument(
+            "--summaries",
+            action="store_true",
+            help="write PokerStars tournament summaries (the tournaments started in the dates) instead of hands",
+        )
 
     def handle(self, *args, **options):
         if options["since"] and options["until"] and options["since"] > options["until"]:
@@ -47,8 +57,14 @@ class Command(BaseCommand):
             user = get_user_model().objects.filter(username=options["player"]).first()
             if user is None:
                 raise CommandError(f"no player named {options['player']!r}")
-        hands = hands_for_export(
-            user=user, table_id=options["table"], since=options["since"], until=options["until"]
-        )
-        for text in hands_export_text(hands=hands, fmt=options["format"], user=user):
+        if options["summaries"]:
+            if options["table"] is not None:
+                raise CommandError("--summaries takes no --table")
+            texts = tournament_summaries(user=user, since=options["since"], until=options["until"])
+        else:
+            hands = hands_for_export(
+                user=user, table_id=options["table"], since=options["since"], until=options["until"]
+            )
+            texts = hands_export_text(hands=hands, fmt=options["format"], user=user)
+        for text in texts:
             self.stdout.write(text, ending="")
