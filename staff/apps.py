@@ -11,10 +11,11 @@ class StaffConfig(AppConfig):
     def ready(self) -> None:
         from accounts import audit
         from cashier import hooks
-        from staff import services
+        from staff import selectors, services
 
         audit.audit_writer_register(services.audit_entry_write)
         hooks.deposit_succeeded_register(services.deposit_flag_check)
+        hooks.withdrawal_hold_register(selectors.withdrawal_hold_reasons)
 
 
 class StaffAdminConfig(admin_apps.AdminConfig):

@@ -11,10 +11,13 @@ from django.conf import settings
 from django.db.models import Count, Q, Sum
 from django.db.models.functions import TruncDate
 from django.utils import timezone
+from django.utils.formats import date_format
+from django.utils.translation import gettext as _
 
 from accounts.models import SelfExclusion, User
 from cashier.models import WALLET_KINDS, Account, AccountKind, Deposit, Entry, SeatSession, Withdrawal
 from cashier.selectors import deposit_limits_for, self_exclusion_active, wallet_entries
+from cashier.templatetags.money import format_amount
 from tables.history.selectors import hands_played_by
 from tables.models import Hand, Seat, Table
 from tournaments.models import Entry as TournamentEntry
@@ -51,6 +54,28 @@ def deposit_review_reasons(*, deposit: Deposit) -> list[str]:
     if len(earlier) >= 3 and deposit.amount >= settings.DEPOSIT_REVIEW_FACTOR * statistics.median(earlier):
         reasons.append(DepositFlag.Reason.UNUSUAL)
     return [str(reason) for reason in reasons]
+
+
+def withdrawal_hold_reasons(*, withdrawal: Withdrawal) -> list[str]:
+    """Why `withdrawal` may not be approved yet: one sentence per deposit of the same player, in any currency,
+    flagged for review and not reviewed (the cashier's `withdrawal_hold` hook; staff read them on the
+    withdrawal's page and when an approval is refused)."""
+    from staff.models import DepositFlag
+
+    flags = DepositFlag.objects.filter(deposit__user_id=withdrawal.user_id, reviewed_at__isnull=True)
+    return [
+        _(
+            "Held: deposit #%(id)s of %(amount)s (%(when)s) is flagged for review (%(reasons)s) and not "
+            "reviewed yet. Review it under Flagged deposits first."
+        )
+        % {
+            "id": flag.deposit_id,
+            "amount": format_amount(flag.deposit.amount, flag.deposit.currency),
+            "when": date_format(timezone.localtime(flag.deposit.created_at), "SHORT_DATETIME_FORMAT"),
+            "reasons": ", ".join(flag.reason_labels).lower(),
+        }
+        for flag in flags.select_related("deposit").order_by("created_at", "pk")
+    ]
 
 
 # --- the dashboard ------------------------------------------------------------------------------------------
