@@ -31,6 +31,7 @@ ACTION_LABELS = {
     "table.resume": _("Table resumed"),
     "table.message": _("Message sent to a table"),
     "table.remove_player": _("Player removed from a seat"),
+    "table.close": _("Table closed, its players cashed out"),
     "hand.cancel": _("Hand cancelled, bets returned"),
 }
 

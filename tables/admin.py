@@ -19,7 +19,7 @@ from django.utils.translation import gettext_lazy
 from accounts.audit import staff_action_record
 from accounts.models import User
 from cashier.templatetags.money import format_amount
-from tables import services
+from tables import closing, services
 from tables.forms import RakeCapForm, RakeCapFormSet, RakeScheduleAdminForm, TableAdminForm
 from tables.hand_view import hand_cards_reveal, hand_history_public
 from tables.history.selectors import hands_played_by
@@ -103,9 +103,16 @@ class TableAdmin(admin.ModelAdmin):
     list_filter = ("currency", "game", "structure", "is_open")
     search_fields = ("name",)
     readonly_fields = ("seated_now", "faults")
+    delete_refused_hint = gettext_lazy(
+        "Close it instead: untick Open, or use Close the table… on its page; its players are cashed out."
+    )
 
     def save_model(self, request, obj, form, change):
         super().save_model(request, obj, form, change)
+        if change and "is_open" in form.changed_data and not obj.is_open and not obj.is_tournament:
+            # Closed from the form: its players go as with "Close the table…" (the admin's record stands).
+            closed = closing.table_close(table_id=obj.pk, staff_user=request.user, record=False)
+            self.message_user(request, _closed_text(closed))
         if obj.bots_allowed and obj.is_open and obj.currency == "play":
             # House bots sit down as soon as the table is saved: the room need not be restarted for them.
             table_id = obj.pk
@@ -180,6 +187,7 @@ class TableAdmin(admin.ModelAdmin):
             path("<int:pk>/message/", view(self.message_view), name="tables_table_message"),
             path("<int:pk>/remove/<int:seat>/", view(self.remove_view), name="tables_table_remove"),
             path("<int:pk>/cancel-hand/", view(self.cancel_hand_view), name="tables_table_cancel_hand"),
+            path("<int:pk>/close/", view(self.close_view), name="tables_table_close"),
             *super().get_urls(),
         ]
 
@@ -319,6 +327,35 @@ class TableAdmin(admin.ModelAdmin):
                 _("The hand is cancelled; every bet went back."),
             )[1],
         )
+
+    def close_view(self, request, pk):
+        table = self._table_for_change(request, pk)
+        return self._control(
+            request,
+            table,
+            title=_("Close %(table)s") % {"table": table.name},
+            explanation=_(
+                "The table leaves the lobby and deals no new hand; the hand in play finishes. Every player "
+                "is cashed out to the wallet (at once if not in the hand in play, else when it ends) and "
+                "told that the staff closed the table; your notice, if any, is announced first."
+            ),
+            form=NoticeForm(request.POST or None, required=False),
+            run=lambda data: _closed_text(
+                closing.table_close(table_id=table.pk, staff_user=request.user, notice=data["text"])
+            ),
+        )
+
+
+def _closed_text(closed: closing.TableClosed) -> str:
+    """What staff read once a table is closed: who was cashed out now, who will be when the hand ends."""
+    text = _("The table is closed.")
+    if closed.now:
+        text += " " + _("Cashed out now: %(names)s.") % {"names": ", ".join(closed.now)}
+    if closed.after_hand:
+        text += " " + _("Cashed out when the hand in play ends: %(names)s.") % {
+            "names": ", ".join(closed.after_hand)
+        }
+    return text
 
 
 def hand_cancelled_record(*, hand: Hand) -> dict:

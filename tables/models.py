@@ -454,6 +454,7 @@ class RemoveReason(models.TextChoices):
     BUSTED = "busted", _("no chips and no buy-back")
     STAFF = "staff", _("removed by the staff")
     MAKE_ROOM = "make_room", _("a house bot making room")
+    CLOSED = "closed", _("the table closed")
 
 
 class WaitingEntry(models.Model):
