@@ -459,3 +459,6 @@ class SelfExclusionAdmin(admin.ModelAdmin):
                 self.message_user(request, f"{exclusion}: {error}", level=messages.ERROR)
             else:
                 self.message_user(request, _("%(exclusion)s lifted.") % {"exclusion": exclusion})
+
+
+from cashier import admin_adjustments  # noqa: E402, F401 - registers the balance adjustments' admin

@@ -33,6 +33,9 @@ ACTION_LABELS = {
     "table.remove_player": _("Player removed from a seat"),
     "table.close": _("Table closed, its players cashed out"),
     "hand.cancel": _("Hand cancelled, bets returned"),
+    "adjustment.propose": _("Balance adjustment proposed"),
+    "adjustment.approve": _("Balance adjustment booked"),
+    "adjustment.reject": _("Balance adjustment rejected"),
 }
 
 

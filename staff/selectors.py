@@ -15,7 +15,16 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
 from accounts.models import SelfExclusion, User
-from cashier.models import WALLET_KINDS, Account, AccountKind, Deposit, Entry, SeatSession, Withdrawal
+from cashier.models import (
+    WALLET_KINDS,
+    Account,
+    AccountKind,
+    Adjustment,
+    Deposit,
+    Entry,
+    SeatSession,
+    Withdrawal,
+)
 from cashier.selectors import deposit_limits_for, self_exclusion_active, wallet_entries
 from cashier.templatetags.money import format_amount
 from tables.history.selectors import hands_played_by
@@ -210,6 +219,7 @@ class PlayerOverview:
     exclusion_now: SelfExclusion | None
     notes: list = field(default_factory=list)
     audit: list = field(default_factory=list)
+    adjustments: list = field(default_factory=list)
 
 
 def player_overview(*, user: User) -> PlayerOverview:
@@ -242,4 +252,9 @@ def player_overview(*, user: User) -> PlayerOverview:
         exclusion_now=self_exclusion_active(user=user),
         notes=list(StaffNote.objects.filter(player=user).select_related("author")[:rows]),
         audit=list(AuditEntry.objects.filter(player=user).select_related("actor")[:rows]),
+        adjustments=list(
+            Adjustment.objects.filter(user=user)
+            .select_related("proposed_by", "decided_by")
+            .order_by("-id")[:rows]
+        ),
     )
