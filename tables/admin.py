@@ -3,6 +3,7 @@
 shown only on request, and each request is written to the audit log (tables.hand_view)."""
 
 import logging
+import re
 
 from django import forms
 from django.contrib import admin, messages
@@ -316,7 +317,7 @@ class TableAdmin(admin.ModelAdmin):
         return self._control(
             request,
             table,
-            title=_("Cancel hand #%(number)d") % {"number": hand.number},
+            title=_("Cancel hand #%(number)d") % {"number": hand.pk},
             explanation=_(
                 "Every chip put into this hand goes back to the player who put it in, no rake is taken, "
                 "and the hand is recorded as cancelled."
@@ -476,13 +477,32 @@ class HandTableFilter(admin.RelatedOnlyFieldListFilter):
 class HandAdmin(admin.ModelAdmin):
     """Hands, read-only: found by player (name or email in the search box), table and date."""
 
-    list_display = ("number", "table_shown", "status", "started_at", "players_shown", "pot", "rake")
+    list_display = (
+        "hand_shown",
+        "table_shown",
+        "number_at_table",
+        "status",
+        "started_at",
+        "players_shown",
+        "pot",
+        "rake",
+    )
     list_filter = ("status", ("table", HandTableFilter))
     date_hierarchy = "started_at"
     search_fields = ("table__name",)
-    search_help_text = gettext_lazy("A player's name or email, or a table's name.")
+    search_help_text = gettext_lazy(
+        "A hand's number as players see it (324 or #324), a player's name or email, or a table's name."
+    )
     list_select_related = ("table",)
-    fields = ("table_shown", "number", "status", "started_at", "ended_at", "commitment")
+    fields = (
+        "hand_shown",
+        "table_shown",
+        "number_at_table",
+        "status",
+        "started_at",
+        "ended_at",
+        "commitment",
+    )
     readonly_fields = fields
     change_form_template = "admin/tables/hand/change_form.html"
     show_full_result_count = False
@@ -501,6 +521,8 @@ class HandAdmin(admin.ModelAdmin):
         term = search_term.strip()
         if not term:
             return found, duplicates
+        if re.fullmatch(r"#?\d{1,18}", term):  # the number players see ("Hand #324") is the hand's id
+            found = found | queryset.filter(pk=int(term.lstrip("#")))
         users = list(
             User.objects.filter(Q(username__icontains=term) | Q(email__iexact=term)).values_list(
                 "pk", flat=True
@@ -510,9 +532,19 @@ class HandAdmin(admin.ModelAdmin):
             found = found | queryset.filter(pk__in=hands_played_by(user_ids=users).values("pk"))
         return found, duplicates
 
+    @admin.display(description=gettext_lazy("hand"), ordering="id")
+    def hand_shown(self, obj):
+        """The number players see at the table, in their history, the replayer and the downloads."""
+        return f"#{obj.pk}"
+
     @admin.display(description=gettext_lazy("table"), ordering="table__name")
     def table_shown(self, obj):
         return obj.table.name
+
+    @admin.display(description=gettext_lazy("the table's own count"), ordering="number")
+    def number_at_table(self, obj):
+        """How many hands the table had dealt with this one (not the number players see)."""
+        return obj.number
 
     @admin.display(description=gettext_lazy("players"))
     def players_shown(self, obj):
@@ -556,7 +588,7 @@ class HandAdmin(admin.ModelAdmin):
                 **self.admin_site.each_context(request),
                 "opts": self.model._meta,
                 "original": hand,
-                "title": _("Every card of hand %(number)d") % {"number": hand.number},
+                "title": _("Every card of hand %(number)d") % {"number": hand.pk},
                 "history": history,
                 "deck": deck,
             },

@@ -534,7 +534,9 @@ class Hand(models.Model):
         ]
 
     def __str__(self) -> str:
-        return _("%(table)s, hand #%(number)d") % {"table": self.table, "number": self.number}
+        # The number players see at the table, in their history and in the downloads is the hand's id
+        # ("Hand #324"); `number` counts the table's own hands and is shown as such.
+        return _("%(table)s, hand #%(number)d") % {"table": self.table, "number": self.pk}
 
     @property
     def action_no(self) -> int:
