@@ -94,15 +94,57 @@ def _local_midnight(day: date) -> datetime:
     return timezone.make_aware(datetime.combine(day, time.min))
 
 
-def rake_since(*, since: datetime) -> dict[str, int]:
-    """The rake taken since `since`, by currency (what the tables' rake accounts received)."""
+def rake_since(*, since: datetime, kind: str = AccountKind.RAKE) -> dict[str, int]:
+    """The rake taken since `since`, by currency (what the tables' rake accounts received); with
+    `kind=AccountKind.FEES`, the tournament fees the room kept."""
     rows = (
-        Entry.objects.filter(account__kind=AccountKind.RAKE, transfer__created_at__gte=since)
+        Entry.objects.filter(account__kind=kind, transfer__created_at__gte=since)
         .values_list("account__currency")
         .annotate(total=Sum("amount"))
         .order_by()
     )
     return {currency: int(total) for currency, total in rows}
+
+
+DEALING_WITHIN = timedelta(minutes=5)
+
+
+def tables_dealing(*, now: datetime) -> int:
+    """Tables that dealt in the last DEALING_WITHIN (a hand started then, or one running now): a table
+    between two hands is still dealing."""
+    return (
+        Hand.objects.filter(Q(status=Hand.Status.RUNNING) | Q(started_at__gte=now - DEALING_WITHIN))
+        .values("table")
+        .distinct()
+        .count()
+    )
+
+
+def _balances_by_currency(kind: str) -> dict[str, int]:
+    rows = Account.objects.filter(kind=kind).values_list("currency").annotate(total=Sum("balance")).order_by()
+    return {currency: int(total) for currency, total in rows if total}
+
+
+def money_today(*, since: datetime) -> dict[str, dict[str, int]]:
+    """Deposits credited and withdrawals paid (or being paid) since `since`, by currency."""
+    deposits = (
+        Deposit.objects.filter(status=Deposit.Status.SUCCEEDED, created_at__gte=since)
+        .values_list("currency")
+        .annotate(total=Sum("amount"))
+        .order_by()
+    )
+    paid = (
+        Withdrawal.objects.filter(
+            status__in=(Withdrawal.Status.PAID, Withdrawal.Status.PROCESSING), decided_at__gte=since
+        )
+        .values_list("currency")
+        .annotate(total=Sum("amount"))
+        .order_by()
+    )
+    return {
+        "deposits": {currency: int(total) for currency, total in deposits},
+        "withdrawals": {currency: int(total) for currency, total in paid},
+    }
 
 
 def players_online() -> int | None:
@@ -128,7 +170,7 @@ def players_online() -> int | None:
 class Dashboard:
     players_online: int | None
     players_seated: int
-    tables_running: int
+    tables_dealing: int
     tables_open: int
     hands_last_hour: int
     rake_today: dict[str, int]
@@ -136,16 +178,25 @@ class Dashboard:
     withdrawals_pending: int
     withdrawals_second_approval: int
     deposits_flagged: int
+    money_at_tables: dict[str, int] = field(default_factory=dict)
+    prize_pools: dict[str, int] = field(default_factory=dict)
+    deposits_today: dict[str, int] = field(default_factory=dict)
+    withdrawals_today: dict[str, int] = field(default_factory=dict)
+    fees_today: dict[str, int] = field(default_factory=dict)
+    fees_month: dict[str, int] = field(default_factory=dict)
 
 
 def dashboard_figures(*, now: datetime | None = None) -> Dashboard:
     """The admin's front page: people connected now (players_online) and people seated at tables (house bots
-    left out of both), tables dealing, hands in the last hour, rake today and this month (the room's time
-    zone), what waits for staff. The online figure is always of the present moment, whatever `now` says."""
+    left out of both), tables dealing in the last 5 minutes, hands in the last hour, money in play (cash seats,
+    tournament prize pools), deposits and withdrawals today, rake and fees today and this month (the room's
+    time zone), what waits for staff. The online figure is always of the present moment, whatever `now` says."""
     from staff.models import DepositFlag
 
     now = now or timezone.now()
     today = timezone.localdate(now)
+    midnight, month = _local_midnight(today), _local_midnight(today.replace(day=1))
+    moved = money_today(since=midnight)
     pending = Withdrawal.objects.filter(status=Withdrawal.Status.PENDING).aggregate(
         all=Count("id"), second=Count("id", filter=Q(first_approved_by__isnull=False))
     )
@@ -155,16 +206,22 @@ def dashboard_figures(*, now: datetime | None = None) -> Dashboard:
         .values("user")
         .distinct()
         .count(),
-        tables_running=Hand.objects.filter(status=Hand.Status.RUNNING).count(),
+        tables_dealing=tables_dealing(now=now),
         tables_open=Table.objects.filter(is_open=True).count(),
         hands_last_hour=Hand.objects.filter(
             status=Hand.Status.COMPLETE, ended_at__gte=now - timedelta(hours=1)
         ).count(),
-        rake_today=rake_since(since=_local_midnight(today)),
-        rake_month=rake_since(since=_local_midnight(today.replace(day=1))),
+        rake_today=rake_since(since=midnight),
+        rake_month=rake_since(since=month),
         withdrawals_pending=pending["all"],
         withdrawals_second_approval=pending["second"],
         deposits_flagged=DepositFlag.objects.filter(reviewed_at__isnull=True).count(),
+        money_at_tables=_balances_by_currency(AccountKind.SEAT),
+        prize_pools=_balances_by_currency(AccountKind.PRIZE_POOL),
+        deposits_today=moved["deposits"],
+        withdrawals_today=moved["withdrawals"],
+        fees_today=rake_since(since=midnight, kind=AccountKind.FEES),
+        fees_month=rake_since(since=month, kind=AccountKind.FEES),
     )
 
 
