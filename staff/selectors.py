@@ -28,7 +28,7 @@ from cashier.models import (
 from cashier.selectors import deposit_limits_for, self_exclusion_active, wallet_entries
 from cashier.templatetags.money import format_amount
 from tables.history.selectors import hands_played_by
-from tables.models import Hand, Seat, Table
+from tables.models import Game, Hand, Seat, Structure, Table
 from tournaments.models import Entry as TournamentEntry
 
 PLAYER_PAGE_ROWS = 20
@@ -277,11 +277,37 @@ class PlayerOverview:
     notes: list = field(default_factory=list)
     audit: list = field(default_factory=list)
     adjustments: list = field(default_factory=list)
+    logins: list = field(default_factory=list)
+    results: list = field(default_factory=list)
+
+
+def results_by_game(*, user: User) -> list[dict[str, Any]]:
+    """The player's cash results by game, structure and currency, from the ledger: per finished sitting what
+    they left with less what they brought (buy-in and top-ups); sittings, and the net, largest first."""
+    rows = (
+        SeatSession.objects.filter(user=user, closed_at__isnull=False)
+        .values("table__game", "table__structure", "currency")
+        .annotate(sittings=Count("id"), brought=Sum("moved_in"), left=Sum("left_with"))
+        .order_by()
+    )
+    games, structures = dict(Game.choices), dict(Structure.choices)
+    results = [
+        {
+            "game": f"{games.get(row['table__game'], row['table__game'])} "
+            f"{structures.get(row['table__structure'], row['table__structure'])}",
+            "currency": row["currency"],
+            "sittings": row["sittings"],
+            "brought": int(row["brought"] or 0),
+            "net": int(row["left"] or 0) - int(row["brought"] or 0),
+        }
+        for row in rows
+    ]
+    return sorted(results, key=lambda r: (r["currency"], -abs(r["net"]), r["game"]))
 
 
 def player_overview(*, user: User) -> PlayerOverview:
     """Everything the player page shows, the newest first, PLAYER_PAGE_ROWS of each list at most."""
-    from staff.models import AuditEntry, StaffNote
+    from staff.models import AuditEntry, Login, StaffNote
 
     rows = PLAYER_PAGE_ROWS
     sessions = SeatSession.objects.filter(user=user, closed_at__isnull=True).select_related(
@@ -309,6 +335,8 @@ def player_overview(*, user: User) -> PlayerOverview:
         exclusion_now=self_exclusion_active(user=user),
         notes=list(StaffNote.objects.filter(player=user).select_related("author")[:rows]),
         audit=list(AuditEntry.objects.filter(player=user).select_related("actor")[:rows]),
+        logins=list(Login.objects.filter(user=user)[:rows]),
+        results=results_by_game(user=user),
         adjustments=list(
             Adjustment.objects.filter(user=user)
             .select_related("proposed_by", "decided_by")
