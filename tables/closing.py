@@ -6,6 +6,7 @@ table leaves the lobby. No seat stays taken at a closed table."""
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 
 from django.db import transaction
@@ -13,8 +14,10 @@ from django.utils.translation import gettext as _
 
 from accounts.audit import staff_action_record
 from tables import effects
-from tables.models import RemoveReason, Seat, WaitingEntry
+from tables.models import RemoveReason, Seat, Table, WaitingEntry
 from tables.services import TableError, _notice_clean, seat_remove, table_lock
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -68,3 +71,27 @@ def table_close(*, table_id: int, staff_user, notice: str = "", record: bool = T
             )
         effects.lobby_changed()
         return TableClosed(now=done["now"], after_hand=done["after_hand"])
+
+
+def closed_tables_release() -> int:
+    """The sweep's part: a cash table closed with players still seated (closed some other way, or before the
+    room closed tables this way) is closed again as `table_close` does, without an audit record: every player
+    cashed out, at once or when the hand in play ends. One table's failure is logged and never stops the
+    others. Returns the players cashed out now or flagged to be."""
+    table_ids = (
+        Seat.objects.filter(
+            user__isnull=False, leave_after_hand=False, table__is_open=False, table__kind=Table.Kind.CASH
+        )
+        .values_list("table_id", flat=True)
+        .order_by()
+        .distinct()
+    )
+    released = 0
+    for table_id in list(table_ids):
+        try:
+            closed = table_close(table_id=table_id, staff_user=None, record=False)
+        except Exception:  # noqa: BLE001 - logged with its traceback; the other tables go on
+            log.exception("sweep: releasing the players of closed table %s failed", table_id)
+            continue
+        released += len(closed.now) + len(closed.after_hand)
+    return released

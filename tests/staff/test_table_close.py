@@ -107,6 +107,32 @@ def test_closing_again_cashes_out_players_left_at_a_table_closed_before(boss, to
     assert told[player.id][-1]["reason"] == "closed"
 
 
+def test_the_sweep_cashes_out_players_left_at_a_closed_table(told):
+    from tables import closing
+
+    table = table_create(small_blind=10, big_blind=20, min_buy_in=200, max_buy_in=2000)
+    players = [player_create() for _ in range(3)]
+    for number, user in enumerate(players, start=1):
+        sit(table, user, number, 500)
+    hand = services.hand_deal(table_id=table.id)
+    late = player_create()
+    sit(table, late, 4, 300)
+    type(table).objects.filter(pk=table.pk).update(
+        is_open=False
+    )  # closed with people seated: the case
+
+    assert closing.closed_tables_release() == 4
+    assert closing.closed_tables_release() == 0, "nothing more to do until the hand ends"
+
+    assert (
+        SeatSession.objects.get(table=table, user=late).left_with == 300
+        and told[late.id][-1]["reason"] == "closed"
+    )
+    assert _play_out(table, players).pk == hand.pk
+    assert not Seat.objects.filter(table=table, user__isnull=False).exists()
+    assert not AuditEntry.objects.filter(action="table.close").exists(), "the room's own doing"
+
+
 def _a_hand_played(players, table):
     for number, user in enumerate(players, start=1):
         sit(table, user, number, 1000)
