@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from accounts.models import DepositLimit, SelfExclusion
-from cashier import services
+from cashier import hooks, services
 from cashier.errors import CashierError
 from cashier.management.commands.ledger_check import report_lines
 from cashier.models import Account, Deposit, Entry, RejectionReason, SeatSession, Transfer, Withdrawal
@@ -252,6 +252,9 @@ class WithdrawalAdmin(ReadOnlyAdmin):
             extra = {
                 "may_decide": self.may_decide(request) and withdrawal.status == Withdrawal.Status.PENDING,
                 "second_approval_needed": services.withdrawal_second_approval_needed(withdrawal),
+                "holds": hooks.withdrawal_holds(withdrawal)
+                if withdrawal.status == Withdrawal.Status.PENDING
+                else [],
             }
         return super().change_view(request, object_id, form_url, {**extra, **(extra_context or {})})
 
@@ -336,6 +339,7 @@ class WithdrawalAdmin(ReadOnlyAdmin):
                 "form": form,
                 "amount": format_amount(withdrawal.amount, withdrawal.currency),
                 "second_approval_needed": services.withdrawal_second_approval_needed(withdrawal),
+                "holds": hooks.withdrawal_holds(withdrawal),
             },
         )
 
@@ -455,3 +459,6 @@ class SelfExclusionAdmin(admin.ModelAdmin):
                 self.message_user(request, f"{exclusion}: {error}", level=messages.ERROR)
             else:
                 self.message_user(request, _("%(exclusion)s lifted.") % {"exclusion": exclusion})
+
+
+from cashier import admin_adjustments  # noqa: E402, F401 - registers the balance adjustments' admin

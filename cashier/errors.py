@@ -101,6 +101,12 @@ class SecondApprovalNeeded(CashierError):
     code = "second_approval_needed"
 
 
+class WithdrawalHeld(CashierError):
+    """Something staff must look at first holds the withdrawal (a flagged deposit of the same player)."""
+
+    code = "withdrawal_held"
+
+
 class ExclusionLocked(CashierError):
     code = "exclusion_locked"
 

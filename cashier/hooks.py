@@ -20,6 +20,11 @@ Apps that want to hear of credited deposits (the staff app flags large or unusua
 
     hooks.deposit_succeeded_register(lambda *, deposit: ...)
 
+Apps that may hold a withdrawal back (the staff app: a deposit of the same player flagged and not reviewed)
+register a function returning the reasons, each a sentence staff read; no reason, no hold:
+
+    hooks.withdrawal_hold_register(lambda *, withdrawal: [...])
+
 The cashier's services take a table as anything with the attributes of `TableTerms` (the table app's model)."""
 
 import logging
@@ -95,3 +100,17 @@ def deposit_succeeded(deposit) -> None:
                 listener(deposit=deposit)
         except Exception:  # noqa: BLE001 - the money is credited whatever a listener does
             log.exception("a listener of credited deposits failed on deposit %s", deposit.pk)
+
+
+_withdrawal_holds: list[Callable] = []
+
+
+def withdrawal_hold_register(func: Callable) -> None:
+    """`func(*, withdrawal) -> list[str]`: why `withdrawal` may not be approved now (empty: no objection)."""
+    if func not in _withdrawal_holds:
+        _withdrawal_holds.append(func)
+
+
+def withdrawal_holds(withdrawal) -> list[str]:
+    """Every registered reason to hold `withdrawal`, in the order registered."""
+    return [str(reason) for func in _withdrawal_holds for reason in func(withdrawal=withdrawal)]

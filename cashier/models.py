@@ -34,11 +34,14 @@ class AccountKind(models.TextChoices):
     PROVIDER_CLEARING = "clearing", _("Payment provider clearing")
     PLAY_ISSUER = "issuer", _("Play-chip issuer")
     WITHDRAWAL_HOLD = "withdrawal_hold", _("Withdrawals pending")
+    ADJUSTMENTS = "adjustments", _("Room balance adjustments")
 
 
 WALLET_KINDS = (AccountKind.PLAYER_PLAY, AccountKind.PLAYER_EUR, AccountKind.BOT_PLAY)
 # The money's sources outside the room: their balances are negative by design.
-OUTSIDE_KINDS = (AccountKind.PLAY_ISSUER, AccountKind.PROVIDER_CLEARING)
+# The room's adjustments account pays (or takes back) staff's corrections of balances: negative when the room
+# gave more than it took back.
+OUTSIDE_KINDS = (AccountKind.PLAY_ISSUER, AccountKind.PROVIDER_CLEARING, AccountKind.ADJUSTMENTS)
 # Kinds that exist once per currency (and `ref`, e.g. the provider's code or the tournament).
 SYSTEM_KINDS = (
     AccountKind.PRIZE_POOL,
@@ -47,6 +50,7 @@ SYSTEM_KINDS = (
     AccountKind.PROVIDER_CLEARING,
     AccountKind.PLAY_ISSUER,
     AccountKind.WITHDRAWAL_HOLD,
+    AccountKind.ADJUSTMENTS,
 )
 
 
@@ -104,6 +108,7 @@ class Account(models.Model):
                             AccountKind.PRIZE_POOL,
                             AccountKind.RAKE,
                             AccountKind.FEES,
+                            AccountKind.ADJUSTMENTS,
                         )
                     )
                 ),
@@ -145,6 +150,7 @@ class TransferKind(models.TextChoices):
     TOURNAMENT_ENTRY = "tournament_entry", _("Tournament entry")
     TOURNAMENT_PRIZE = "tournament_prize", _("Tournament prize")
     TOURNAMENT_REFUND = "tournament_refund", _("Tournament refund")
+    ADJUSTMENT = "adjustment", _("Balance adjustment by staff")
 
 
 class Transfer(models.Model):
@@ -420,6 +426,72 @@ class Withdrawal(models.Model):
         """The reason as the player reads it: the stored code in the reader's language, then staff's note."""
         parts = [str(self.get_reason_code_display()) if self.reason_code else "", self.reason]
         return " ".join(part for part in parts if part)
+
+
+class AdjustmentReason(models.TextChoices):
+    """Why staff correct a player's balance (the player page and the audit log show it)."""
+
+    ERROR = "error", _("Correction of an error")
+    GOODWILL = "goodwill", _("Goodwill gesture")
+    PROMOTION = "promotion", _("Promotion or bonus")
+    CHARGEBACK = "chargeback", _("Chargeback or payment reversal")
+    OTHER = "other", _("Other (see the note)")
+
+
+class Adjustment(models.Model):
+    """Staff's correction of a player's balance: `amount` cents (positive: credited, negative: taken) between
+    the player's wallet and the room's adjustments account, one balanced transfer. From
+    ADJUSTMENT_SECOND_APPROVAL_FROM (by size) a second, different member of staff approves it first
+    (cashier.adjustments)."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("Waiting for a second approver")
+        DONE = "done", _("Booked")
+        REJECTED = "rejected", _("Rejected")
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="adjustments",
+        verbose_name=_("player"),
+    )
+    currency = models.CharField(_("currency"), max_length=4, choices=Currency.choices)
+    amount = models.BigIntegerField(_("amount"))
+    reason_code = models.CharField(_("reason"), max_length=20, choices=AdjustmentReason.choices)
+    note = models.TextField(_("note"), max_length=1000)
+    status = models.CharField(_("status"), max_length=16, choices=Status.choices, default=Status.PENDING)
+    idempotency_key = models.CharField(_("idempotency key"), max_length=200, unique=True)
+    proposed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", verbose_name=_("proposed by")
+    )
+    proposed_at = models.DateTimeField(_("proposed at"), default=timezone.now, db_index=True)
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("decided by"),
+    )
+    decided_at = models.DateTimeField(_("decided at"), null=True, blank=True)
+    transfer = models.OneToOneField(
+        Transfer,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("transfer"),
+    )
+
+    class Meta:
+        verbose_name = _("balance adjustment")
+        verbose_name_plural = _("balance adjustments")
+        ordering = ("-id",)
+        constraints = [models.CheckConstraint(condition=~Q(amount=0), name="adjustment_amount_not_zero")]
+
+    def __str__(self) -> str:
+        sign = "+" if self.amount > 0 else "-"
+        return f"#{self.pk} {self.user} {sign}{format_amount(abs(self.amount), self.currency)}"
 
 
 class SandboxOperation(models.Model):

@@ -11,9 +11,9 @@ from django.utils import timezone
 from accounts.models import DepositLimit, SelfExclusion, User
 from cashier.models import (
     EUR_SESSION_CAP,
+    OUTSIDE_KINDS,
     WALLET_KINDS,
     Account,
-    AccountKind,
     Currency,
     Deposit,
     Entry,
@@ -287,7 +287,7 @@ def ledger_check() -> LedgerReport:
                 f"account {account_id} ({kind} {currency}): stored balance {balance} but its entries sum to {total}"
             )
         _hand_pots_check(cursor, report)
-        outside = tuple(str(k) for k in (AccountKind.PLAY_ISSUER, AccountKind.PROVIDER_CLEARING))
+        outside = tuple(str(k) for k in OUTSIDE_KINDS)
         cursor.execute(
             "SELECT id, kind, currency, balance FROM cashier_account WHERE balance < 0 AND NOT (kind = ANY(%s)) "
             "ORDER BY id LIMIT 100",

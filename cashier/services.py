@@ -46,6 +46,7 @@ from cashier.errors import (
     SessionCapExceeded,
     SettlementInvalid,
     UnknownCurrency,
+    WithdrawalHeld,
     WrongState,
 )
 from cashier.hooks import TableTerms as Table
@@ -631,7 +632,8 @@ def withdrawal_approve(
     Paid: the held money leaves the room (to the provider's clearing account). Declined by the provider: the
     money goes back to the wallet (`failed`). No answer: it stays `processing`; `withdrawal_payout_retry` asks
     again with the same key. From WITHDRAWAL_SECOND_APPROVAL_FROM cents, the first approval is recorded and
-    the withdrawal stays pending until a second, other member of staff approves it.
+    the withdrawal stays pending until a second, other member of staff approves it. Held (neither approval
+    taken) while a registered hold objects: `hooks.withdrawal_holds`, e.g. a flagged deposit not reviewed.
 
     Lock: the caller must hold no lock and be outside any transaction (the provider is called in between)."""
     with transaction.atomic():
@@ -645,6 +647,8 @@ def withdrawal_approve(
             )
         if withdrawal.user.identity_verified_at is None:
             raise IdentityNotVerified(_("The player's identity is not verified."))
+        if held := hooks.withdrawal_holds(withdrawal):
+            raise WithdrawalHeld(" ".join(held))
         now = timezone.now()
         if withdrawal_second_approval_needed(withdrawal):
             if withdrawal.first_approved_by_id is None:

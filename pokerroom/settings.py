@@ -9,7 +9,7 @@ Environment variables:
   CSRF_TRUSTED_ORIGINS  comma-separated origins (https://poker.example.com) behind a proxy
   SECURE_SSL     1 when served over HTTPS behind a proxy (default 0)
   PLAY_CHIPS_WELCOME, PLAY_CHIPS_REFILL_BELOW, DEPOSIT_LIMIT_RAISE_DELAY_DAYS, DEPOSIT_MAX: cashier settings
-  WITHDRAWAL_SECOND_APPROVAL_FROM, DEPOSIT_REVIEW_*: staff reviews (docs/staff.md)
+  WITHDRAWAL_SECOND_APPROVAL_FROM, ADJUSTMENT_SECOND_APPROVAL_FROM, DEPOSIT_REVIEW_*: staff reviews (docs/staff.md)
 `make run` and `make test` set DATABASE_URL / REDIS_URL to embedded servers when they are not set.
 """
 
@@ -332,6 +332,9 @@ DEPOSIT_MAX = int(os.environ.get("DEPOSIT_MAX", "1000000"))
 CASHIER_PAYMENT_PROVIDER = os.environ.get("CASHIER_PAYMENT_PROVIDER", "cashier.providers.SandboxProvider")
 # A withdrawal of this many cents or more is paid only once two members of staff approved it.
 WITHDRAWAL_SECOND_APPROVAL_FROM = int(os.environ.get("WITHDRAWAL_SECOND_APPROVAL_FROM", "100000"))
+# A balance adjustment of this many cents or more (either way) is booked only once a second member of staff
+# approved it (cashier.adjustments; docs/cashier.md).
+ADJUSTMENT_SECOND_APPROVAL_FROM = int(os.environ.get("ADJUSTMENT_SECOND_APPROVAL_FROM", "10000"))
 # Deposits flagged for staff review (cents): one this large, this much in 24 hours, more deposits than this
 # in 24 hours, or this many times the player's median earlier deposit (with at least 3 earlier ones).
 DEPOSIT_REVIEW_FROM = int(os.environ.get("DEPOSIT_REVIEW_FROM", "100000"))

@@ -9,12 +9,16 @@ class StaffConfig(AppConfig):
     default = True
 
     def ready(self) -> None:
+        from django.contrib.auth.signals import user_logged_in
+
         from accounts import audit
         from cashier import hooks
-        from staff import services
+        from staff import selectors, services
 
         audit.audit_writer_register(services.audit_entry_write)
         hooks.deposit_succeeded_register(services.deposit_flag_check)
+        hooks.withdrawal_hold_register(selectors.withdrawal_hold_reasons)
+        user_logged_in.connect(services.login_record, dispatch_uid="staff.login_record")
 
 
 class StaffAdminConfig(admin_apps.AdminConfig):

@@ -7,14 +7,19 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections import Counter
 from typing import Any
 
 from django.contrib import messages
 from django.contrib.admin import helpers
 from django.contrib.admin.models import LogEntry
+from django.contrib.admin.utils import NestedObjects, unquote
+from django.contrib.auth import get_permission_codename
 from django.core.exceptions import ValidationError
 from django.core.serializers.json import DjangoJSONEncoder
+from django.db import router
 from django.http import HttpResponseRedirect
+from django.shortcuts import redirect
 from django.utils.translation import gettext as _
 
 from accounts.audit import staff_actions_recorded
@@ -106,6 +111,18 @@ class AuditedModelAdmin:
             )
         return super().log_deletions(request, queryset)
 
+    def delete_view(self, request, object_id, extra_context=None):
+        """Deleting what the room keeps history of is refused with the room's reason (`delete_refusal`), never
+        with Django's page about protected objects or missing permissions."""
+        obj = super().get_object(request, unquote(object_id))
+        if obj is not None and self.has_delete_permission(request, obj):
+            refusal = delete_refusal(self, request, [obj])
+            if refusal:
+                self.message_user(request, refusal, messages.ERROR)
+                opts = self.model._meta
+                return redirect(f"admin:{opts.app_label}_{opts.model_name}_change", obj.pk)
+        return super().delete_view(request, object_id, extra_context)
+
     def response_action(self, request, queryset):
         selected = request.POST.getlist(helpers.ACTION_CHECKBOX_NAME)
         try:
@@ -115,6 +132,14 @@ class AuditedModelAdmin:
             self.message_user(request, _("Those items do not exist; nothing was done."), messages.WARNING)
             return None
         name = _action_name(request)
+        if name == "delete_selected":
+            chosen = (
+                queryset if request.POST.get("select_across") == "1" else queryset.filter(pk__in=selected)
+            )
+            refusal = delete_refusal(self, request, list(chosen[:ACTION_SNAPSHOTS_AT_MOST]))
+            if refusal:
+                self.message_user(request, refusal, messages.ERROR)
+                return None
         if name in (None, "delete_selected"):  # deletions are recorded by log_deletions
             return super().response_action(request, queryset)
         chosen = queryset if request.POST.get("select_across") == "1" else queryset.filter(pk__in=selected)
@@ -146,6 +171,36 @@ class AuditedModelAdmin:
                 "count": len(before),
             }
             audit_entry_write(actor=request.user, action="admin.action", target=None, note=note)
+
+
+def delete_refusal(model_admin, request, objs: list) -> str:
+    """Why staff may not delete `objs` ("" if they may): the room keeps the records that point at them (a
+    table's hands and seat sessions, a player's ledger...), protected in the database or not staff's to
+    delete. Names the kinds and counts, then the admin's `delete_refused_hint`, if any (a table: close it)."""
+    if not objs:
+        return ""
+    collector = NestedObjects(using=router.db_for_write(model_admin.model))
+    collector.collect(objs)
+    kept: Counter = Counter(type(obj) for obj in collector.protected)
+    for model, instances in collector.model_objs.items():
+        opts = model._meta
+        if model is model_admin.model or opts.auto_created or not instances:
+            continue
+        if not request.user.has_perm(f"{opts.app_label}.{get_permission_codename('delete', opts)}"):
+            kept[model] += len(instances)
+    if not kept:
+        return ""
+    kinds = ", ".join(
+        f"{count} {model._meta.verbose_name if count == 1 else model._meta.verbose_name_plural}"
+        for model, count in sorted(kept.items(), key=lambda item: -item[1])
+    )
+    names = ", ".join(str(obj) for obj in objs[:3]) + ("…" if len(objs) > 3 else "")
+    text = _("%(object)s cannot be deleted: the room keeps what refers to it (%(kinds)s).") % {
+        "object": names,
+        "kinds": kinds,
+    }
+    hint = getattr(model_admin, "delete_refused_hint", "")
+    return f"{text} {hint}" if hint else text
 
 
 def _action_name(request) -> str | None:

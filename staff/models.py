@@ -35,7 +35,11 @@ ACTION_LABELS = {
     "table.resume": _("Table resumed"),
     "table.message": _("Message sent to a table"),
     "table.remove_player": _("Player removed from a seat"),
+    "table.close": _("Table closed, its players cashed out"),
     "hand.cancel": _("Hand cancelled, bets returned"),
+    "adjustment.propose": _("Balance adjustment proposed"),
+    "adjustment.approve": _("Balance adjustment booked"),
+    "adjustment.reject": _("Balance adjustment rejected"),
 }
 
 
@@ -146,6 +150,28 @@ class DepositFlag(models.Model):
     def reason_labels(self) -> list[str]:
         labels = dict(self.Reason.choices)
         return [str(labels.get(code, code)) for code in self.reasons]
+
+
+class Login(models.Model):
+    """A player's login as staff see it on the player page: when, from which address (the client's, behind
+    PROXY_COUNT proxies, as the login throttle reads it: pokerroom.addresses.client_ip) and with which browser. Written by the staff app's
+    user_logged_in receiver (staff.services.login_record)."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", verbose_name=_("player")
+    )
+    at = models.DateTimeField(_("when"), default=timezone.now)
+    address = models.GenericIPAddressField(_("address"))
+    user_agent = models.CharField(_("browser"), max_length=200, blank=True, default="")
+
+    class Meta:
+        verbose_name = _("login")
+        verbose_name_plural = _("logins")
+        ordering = ("-at", "-id")
+        indexes = [models.Index(fields=("user", "-at"), name="login_user_recent")]
+
+    def __str__(self) -> str:
+        return f"{self.user} {self.at:%Y-%m-%d %H:%M} {self.address}"
 
 
 class Player(User):

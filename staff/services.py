@@ -7,14 +7,16 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from django.conf import settings
 from django.contrib.contenttypes.models import ContentType
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import transaction
 from django.utils import timezone
+from django.utils.module_loading import import_string
 
 from accounts.audit import staff_action_record
 from accounts.models import User
-from staff.models import AuditEntry, DepositFlag, StaffNote
+from staff.models import AuditEntry, DepositFlag, Login, StaffNote
 from staff.selectors import deposit_review_reasons
 
 
@@ -87,3 +89,21 @@ def deposit_flag_review(*, flag: DepositFlag, staff_user: User, note: str) -> De
             note=flag.review_note,
         )
     return flag
+
+
+def _client_ip(request) -> str:
+    """The client's address as the login throttle reads it (settings.AXES_CLIENT_IP_CALLABLE: the room's
+    pokerroom.addresses.client_ip, which believes X-Forwarded-For only behind PROXY_COUNT proxies)."""
+    return import_string(settings.AXES_CLIENT_IP_CALLABLE)(request)
+
+
+def login_record(sender=None, *, request=None, user=None, **kwargs) -> Login | None:
+    """The user_logged_in receiver: one row of the player's logins (the player page shows the latest). A login
+    without a request (a test client's force_login, a shell) is not recorded."""
+    if request is None or user is None or getattr(user, "pk", None) is None:
+        return None
+    return Login.objects.create(
+        user=user,
+        address=_client_ip(request),
+        user_agent=str(request.META.get("HTTP_USER_AGENT", ""))[:200],
+    )

@@ -3,6 +3,7 @@
 shown only on request, and each request is written to the audit log (tables.hand_view)."""
 
 import logging
+import re
 
 from django import forms
 from django.contrib import admin, messages
@@ -19,7 +20,7 @@ from django.utils.translation import gettext_lazy
 from accounts.audit import staff_action_record
 from accounts.models import User
 from cashier.templatetags.money import format_amount
-from tables import services
+from tables import closing, services
 from tables.forms import RakeCapForm, RakeCapFormSet, RakeScheduleAdminForm, TableAdminForm
 from tables.hand_view import hand_cards_reveal, hand_history_public
 from tables.history.selectors import hands_played_by
@@ -103,9 +104,16 @@ class TableAdmin(admin.ModelAdmin):
     list_filter = ("currency", "game", "structure", "is_open")
     search_fields = ("name",)
     readonly_fields = ("seated_now", "faults")
+    delete_refused_hint = gettext_lazy(
+        "Close it instead: untick Open, or use Close the table… on its page; its players are cashed out."
+    )
 
     def save_model(self, request, obj, form, change):
         super().save_model(request, obj, form, change)
+        if change and "is_open" in form.changed_data and not obj.is_open and not obj.is_tournament:
+            # Closed from the form: its players go as with "Close the table…" (the admin's record stands).
+            closed = closing.table_close(table_id=obj.pk, staff_user=request.user, record=False)
+            self.message_user(request, _closed_text(closed))
         if obj.bots_allowed and obj.is_open and obj.currency == "play":
             # House bots sit down as soon as the table is saved: the room need not be restarted for them.
             table_id = obj.pk
@@ -180,6 +188,7 @@ class TableAdmin(admin.ModelAdmin):
             path("<int:pk>/message/", view(self.message_view), name="tables_table_message"),
             path("<int:pk>/remove/<int:seat>/", view(self.remove_view), name="tables_table_remove"),
             path("<int:pk>/cancel-hand/", view(self.cancel_hand_view), name="tables_table_cancel_hand"),
+            path("<int:pk>/close/", view(self.close_view), name="tables_table_close"),
             *super().get_urls(),
         ]
 
@@ -308,7 +317,7 @@ class TableAdmin(admin.ModelAdmin):
         return self._control(
             request,
             table,
-            title=_("Cancel hand #%(number)d") % {"number": hand.number},
+            title=_("Cancel hand #%(number)d") % {"number": hand.pk},
             explanation=_(
                 "Every chip put into this hand goes back to the player who put it in, no rake is taken, "
                 "and the hand is recorded as cancelled."
@@ -319,6 +328,35 @@ class TableAdmin(admin.ModelAdmin):
                 _("The hand is cancelled; every bet went back."),
             )[1],
         )
+
+    def close_view(self, request, pk):
+        table = self._table_for_change(request, pk)
+        return self._control(
+            request,
+            table,
+            title=_("Close %(table)s") % {"table": table.name},
+            explanation=_(
+                "The table leaves the lobby and deals no new hand; the hand in play finishes. Every player "
+                "is cashed out to the wallet (at once if not in the hand in play, else when it ends) and "
+                "told that the staff closed the table; your notice, if any, is announced first."
+            ),
+            form=NoticeForm(request.POST or None, required=False),
+            run=lambda data: _closed_text(
+                closing.table_close(table_id=table.pk, staff_user=request.user, notice=data["text"])
+            ),
+        )
+
+
+def _closed_text(closed: closing.TableClosed) -> str:
+    """What staff read once a table is closed: who was cashed out now, who will be when the hand ends."""
+    text = _("The table is closed.")
+    if closed.now:
+        text += " " + _("Cashed out now: %(names)s.") % {"names": ", ".join(closed.now)}
+    if closed.after_hand:
+        text += " " + _("Cashed out when the hand in play ends: %(names)s.") % {
+            "names": ", ".join(closed.after_hand)
+        }
+    return text
 
 
 def hand_cancelled_record(*, hand: Hand) -> dict:
@@ -439,13 +477,32 @@ class HandTableFilter(admin.RelatedOnlyFieldListFilter):
 class HandAdmin(admin.ModelAdmin):
     """Hands, read-only: found by player (name or email in the search box), table and date."""
 
-    list_display = ("number", "table_shown", "status", "started_at", "players_shown", "pot", "rake")
+    list_display = (
+        "hand_shown",
+        "table_shown",
+        "number_at_table",
+        "status",
+        "started_at",
+        "players_shown",
+        "pot",
+        "rake",
+    )
     list_filter = ("status", ("table", HandTableFilter))
     date_hierarchy = "started_at"
     search_fields = ("table__name",)
-    search_help_text = gettext_lazy("A player's name or email, or a table's name.")
+    search_help_text = gettext_lazy(
+        "A hand's number as players see it (324 or #324), a player's name or email, or a table's name."
+    )
     list_select_related = ("table",)
-    fields = ("table_shown", "number", "status", "started_at", "ended_at", "commitment")
+    fields = (
+        "hand_shown",
+        "table_shown",
+        "number_at_table",
+        "status",
+        "started_at",
+        "ended_at",
+        "commitment",
+    )
     readonly_fields = fields
     change_form_template = "admin/tables/hand/change_form.html"
     show_full_result_count = False
@@ -464,6 +521,8 @@ class HandAdmin(admin.ModelAdmin):
         term = search_term.strip()
         if not term:
             return found, duplicates
+        if re.fullmatch(r"#?\d{1,18}", term):  # the number players see ("Hand #324") is the hand's id
+            found = found | queryset.filter(pk=int(term.lstrip("#")))
         users = list(
             User.objects.filter(Q(username__icontains=term) | Q(email__iexact=term)).values_list(
                 "pk", flat=True
@@ -473,9 +532,19 @@ class HandAdmin(admin.ModelAdmin):
             found = found | queryset.filter(pk__in=hands_played_by(user_ids=users).values("pk"))
         return found, duplicates
 
+    @admin.display(description=gettext_lazy("hand"), ordering="id")
+    def hand_shown(self, obj):
+        """The number players see at the table, in their history, the replayer and the downloads."""
+        return f"#{obj.pk}"
+
     @admin.display(description=gettext_lazy("table"), ordering="table__name")
     def table_shown(self, obj):
         return obj.table.name
+
+    @admin.display(description=gettext_lazy("the table's own count"), ordering="number")
+    def number_at_table(self, obj):
+        """How many hands the table had dealt with this one (not the number players see)."""
+        return obj.number
 
     @admin.display(description=gettext_lazy("players"))
     def players_shown(self, obj):
@@ -519,7 +588,7 @@ class HandAdmin(admin.ModelAdmin):
                 **self.admin_site.each_context(request),
                 "opts": self.model._meta,
                 "original": hand,
-                "title": _("Every card of hand %(number)d") % {"number": hand.number},
+                "title": _("Every card of hand %(number)d") % {"number": hand.pk},
                 "history": history,
                 "deck": deck,
             },

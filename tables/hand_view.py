@@ -33,6 +33,6 @@ def hand_cards_reveal(*, hand: Hand, staff_user) -> tuple[str, list[str]]:
             action="hand.cards_view",
             target=hand,
             note=_("Every card of hand %(number)d at %(table)s")
-            % {"number": hand.number, "table": hand.table.name},
+            % {"number": hand.pk, "table": hand.table.name},
         )
     return hand_pokerstars(hand=hand, viewer=FULL_VIEW), list(hand.config["deck"])

@@ -454,6 +454,7 @@ class RemoveReason(models.TextChoices):
     BUSTED = "busted", _("no chips and no buy-back")
     STAFF = "staff", _("removed by the staff")
     MAKE_ROOM = "make_room", _("a house bot making room")
+    CLOSED = "closed", _("the table closed")
 
 
 class WaitingEntry(models.Model):
@@ -533,7 +534,9 @@ class Hand(models.Model):
         ]
 
     def __str__(self) -> str:
-        return _("%(table)s, hand #%(number)d") % {"table": self.table, "number": self.number}
+        # The number players see at the table, in their history and in the downloads is the hand's id
+        # ("Hand #324"); `number` counts the table's own hands and is shown as such.
+        return _("%(table)s, hand #%(number)d") % {"table": self.table, "number": self.pk}
 
     @property
     def action_no(self) -> int:

@@ -152,6 +152,8 @@ def removed_text(reason: str, table: Table) -> str:
         return _("The staff removed you from %(table)s: your chips are back in your wallet.") % {
             "table": table.name
         }
+    if reason == RemoveReason.CLOSED:
+        return _("The staff closed %(table)s: your chips are back in your wallet.") % {"table": table.name}
     return _("You left %(table)s: your chips are back in your wallet.") % {"table": table.name}
 
 

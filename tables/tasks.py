@@ -11,7 +11,7 @@ import threading
 from celery import shared_task
 from django.db import transaction
 
-from tables import clock, services
+from tables import clock, closing, services
 from tables.broadcast import lobby_publish_if_stale, table_send_event_on_commit
 from tables.payout.services import payout_days_refresh
 
@@ -47,7 +47,7 @@ def bot_act_task(hand_id: int, action_no: int) -> bool:
 def tables_sweep() -> dict:
     """Every few seconds (beat): settle the hands whose settlement was lost with a web process, act on decisions
     whose timer was lost with a worker, deal at idle tables, free the seats of players past the tables' limits,
-    move waiting lists on, bring house bots back. One table's failure is logged and never keeps the sweep from
+    move waiting lists on, bring house bots back, cash out anyone left seated at a closed table. One table's failure is logged and never keeps the sweep from
     the others."""
     failed = 0
     unsettled = services.tables_unsettled()
@@ -76,6 +76,7 @@ def tables_sweep() -> dict:
     removed = services.seats_expired_release()
     offers_ended = services.waiting_offers_expire()
     bots_back = services.tables_bots_return()
+    closed = closing.closed_tables_release()  # nobody stays seated at a closed table
     return {
         "unsettled": len(unsettled),
         "overdue": len(overdue),
@@ -84,6 +85,7 @@ def tables_sweep() -> dict:
         "removed": removed,
         "offers_ended": offers_ended,
         "bots_back": bots_back,
+        "closed_released": closed,
     }
 
 

@@ -68,6 +68,7 @@ const FALLBACK = {
   removed_busted: "{name} did not buy back and left the table",
   removed_staff: "{name} was removed by the staff",
   removed_make_room: "{name} made room for a player",
+  removed_closed: "{name} left: the staff closed the table",
   staff_says: "Staff: {text}", seat_reserved: "Reserved", hand_cancelled_short: "Cancelled: every bet returned",
   kept_until_sit_in: "Sit in by {time} to keep your seat.", kept_until_rebuy: "Buy back by {time} to keep your seat.",
   table_paused: "The table is paused: no new hand until it resumes.",

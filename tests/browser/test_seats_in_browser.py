@@ -54,7 +54,7 @@ def test_staff_cancel_a_hand_and_pause_a_table_from_its_page(live_room, browser)
 
     page.goto(f"{base}/admin/tables/table/{table.pk}/change/")
     page.wait_for_selector("#table-controls")
-    assert f"#{hand.number}" in page.locator("#table-controls").inner_text()
+    assert f"#{hand.pk}" in page.locator("#table-controls").inner_text()
     assert players[0].username in page.locator("#table-controls-seats").inner_text()
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "admin-table-controls.png"), full_page=True)

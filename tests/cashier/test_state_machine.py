@@ -101,8 +101,8 @@ class CashierMachine(RuleBasedStateMachine):
         withdrawal = Withdrawal.objects.filter(status=Withdrawal.Status.PENDING).first()
         if withdrawal is None:
             return
-        if approve:
-            services.withdrawal_approve(withdrawal=withdrawal, staff_user=self.staff)
+        if approve:  # refused while a deposit of the player is flagged and not reviewed (docs/staff.md)
+            self.attempt(services.withdrawal_approve, withdrawal=withdrawal, staff_user=self.staff)
         else:
             services.withdrawal_reject(withdrawal=withdrawal, staff_user=self.staff)
 

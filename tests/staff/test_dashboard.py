@@ -57,7 +57,9 @@ def test_the_front_page_shows_the_room_now_with_links(boss, room):
     page = boss.get("/admin/").content.decode()
 
     figures = dashboard_figures()
-    assert (figures.players_seated, figures.tables_running, figures.hands_last_hour) == (2, 1, 2)
+    assert (figures.players_seated, figures.tables_dealing, figures.hands_last_hour) == (2, 2, 2), (
+        "both tables dealt in the last 5 minutes, one of them dealing now"
+    )
     assert figures.rake_today == {"play": 11, "eur": 11} == figures.rake_month
     assert (figures.withdrawals_pending, figures.deposits_flagged) == (1, 1)
     assert "0.11 chips" in page and "€\xa00.11" in page
@@ -102,3 +104,39 @@ def test_only_staff_allowed_to_see_the_ledger_get_the_csv(client):
     viewer, _user = staff_with_perms("viewer", "tables.view_table")
     assert viewer.get("/admin/rake.csv").status_code == 403
     assert client.get("/admin/rake.csv").status_code == 302, "anonymous: to the login page"
+
+
+def test_money_in_play_and_today_and_tables_dealing_in_the_last_minutes(boss, room):
+    from cashier.models import SeatSession, Withdrawal
+    from tests.factories import tournament_create
+    from tournaments.services import tournament_register
+
+    anna = room["hands"][0].players["0"]["user"]
+    withdrawal = Withdrawal.objects.get(user_id=anna)
+    cashier.withdrawal_approve(withdrawal=withdrawal, staff_user=boss.staff)
+    tournament = tournament_create(kind="mtt", buy_in=1_000, fee=100)
+    tournament_register(tournament_id=tournament.id, user=type(boss.staff).objects.get(pk=anna))
+
+    figures = dashboard_figures()
+
+    seats: dict[str, int] = {}
+    for session in SeatSession.objects.filter(closed_at__isnull=True).select_related("account"):
+        seats[session.account.currency] = seats.get(session.account.currency, 0) + session.account.balance
+    assert figures.money_at_tables == seats and seats["eur"] == 10_000 - 11, "the EUR table's stacks"
+    assert figures.prize_pools == {"eur": 1_000}
+    assert figures.deposits_today == {"eur": 20_000 * 2 + 150_000}
+    assert figures.withdrawals_today == {"eur": 1_000}
+    assert figures.fees_today == {"eur": 100} == figures.fees_month
+    page = boss.get("/admin/").content.decode()
+    for figure in (
+        "figure-at-tables",
+        "figure-prize-pools",
+        "figure-deposits-today",
+        "figure-withdrawals-today",
+    ):
+        assert f'id="{figure}"' in page
+    assert "€\xa01,900.00" in page and "deposited today" in page
+    assert "tables dealing in the last 5 minutes" in page
+
+    later = dashboard_figures(now=timezone.now() + timedelta(minutes=10))
+    assert later.tables_dealing == 1, "only the table with a hand running still counts"

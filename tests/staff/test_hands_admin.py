@@ -108,7 +108,7 @@ def test_the_hands_pages_speak_italian_to_italian_staff(boss, played):
     assert "Tavolo" in head and ">Table<" not in head, "the table column's header"
     assert "Per tavolo" in listing and "Per table" not in listing, "the table filter's title"
     page = boss.get(f"/admin/tables/hand/{hand.pk}/change/").content.decode()
-    assert f"{played['roma'].name}, mano n. {hand.number}" in page and " hand " not in page
+    assert f"{played['roma'].name}, mano n. {hand.pk}" in page and " hand " not in page
     assert "Tavolo:" in page and "Table:" not in page
 
 
