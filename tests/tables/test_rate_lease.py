@@ -51,7 +51,7 @@ def no_refill(monkeypatch):
     """A bucket that refills a token in about 17 minutes: what a test reads of it after a few messages is what
     they took, however long a busy machine stalls between them (at the room's rate a stall of a twentieth of
     a second refilled a token and the readings no longer told a lease from a refill)."""
-    monkeypatch.setattr(consumers, "USER_RATE_PER_SECOND", 0.001)
+    monkeypatch.setattr(ws_limits, "USER_RATE_PER_SECOND", 0.001)
 
 
 def test_a_process_takes_a_few_tokens_at_once_and_spends_them_without_asking_redis(no_refill):
