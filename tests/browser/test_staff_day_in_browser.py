@@ -11,6 +11,7 @@ from cashier.models import Adjustment, SeatSession, Withdrawal
 from cashier.selectors import ledger_check, wallet_balances
 from staff.models import DepositFlag
 from tables.models import Seat
+from tests.admin_client import totp_code, two_factor_device
 from tests.factories import CARD_OK, new_key, player_create, table_create
 from tests.factories import sit_now as sit
 from tests.live import ARTIFACTS, needs_chromium
@@ -31,10 +32,13 @@ def _staff_page(browser, base, username, *, width=1366, height=768, language="en
     page = context.new_page()
     page.errors = []
     page.on("pageerror", lambda error: page.errors.append(str(error)))
+    device = two_factor_device(get_user_model().objects.get(username=username))  # staff have their app set up
     page.goto(f"{base}/admin/login/")
     page.fill("#id_username", username)
     page.fill("#id_password", PASSWORD)
     page.click("input[type=submit]")
+    page.fill("#id_code", totp_code(device))
+    page.click("button[type=submit].primary")
     page.wait_for_selector("#dashboard")
     return page
 

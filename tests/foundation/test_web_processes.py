@@ -32,6 +32,19 @@ from tests.tables.wsclient import TableClient, session_cookie_for
 pytestmark = pytest.mark.live
 
 
+@pytest.fixture
+def room_env(room_env) -> dict[str, str]:
+    """The room's environment with the per-address limits on anonymous sockets raised: these tests open many
+    anonymous connections from one address to see where they land (the limits are tests/tables/test_ws_abuse.py's)."""
+    lifted = (
+        "ROOM_ANONYMOUS_PER_TABLE",
+        "ROOM_ANONYMOUS_PER_ADDRESS",
+        "ROOM_ADDRESS_BURST",
+        "ROOM_ADDRESS_RATE",
+    )
+    return {**room_env, **dict.fromkeys(lifted, "100000")}
+
+
 class Supervised:
     """`python -m pokerroom.supervisor serve` on a free port, against the test's database and Redis."""
 
